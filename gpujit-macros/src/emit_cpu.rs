@@ -1,0 +1,412 @@
+//! CPU emitter: kernel model → the body of a native Rust closure run once per
+//! thread by the CPU backend. Every array access goes through the runtime's
+//! bounds-checked `View`, integer arithmetic wraps as it does on the GPU, and
+//! `syncthreads()` hands control to the block scheduler.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::model::*;
+
+/// The identifier of the per-thread context inside generated code.
+pub fn thread_ident() -> Ident {
+    Ident::new("gj_thread", Span::call_site())
+}
+
+pub fn ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+fn scalar_ty(s: Scalar) -> Ident {
+    ident(s.rust_name())
+}
+
+pub struct CpuCode {
+    /// Items before the per-thread closure: body `const`s and the shared layout.
+    pub prelude: TokenStream,
+    pub shared_bytes: TokenStream,
+    pub shared_align: TokenStream,
+    /// The per-thread body.
+    pub body: TokenStream,
+}
+
+pub fn emit(k: &Kernel) -> CpuCode {
+    let e = Emitter { k };
+    let mut prelude = TokenStream::new();
+    for c in &k.body_consts {
+        let name = ident(&c.name);
+        let ty = scalar_ty(c.ty);
+        let v = &c.rust_value;
+        prelude.extend(quote! { const #name: #ty = #v; });
+    }
+    // Shared arrays are laid out one after another, each at its alignment.
+    let mut end = quote! { 0usize };
+    let mut align = quote! { 1usize };
+    for (i, sh) in k.shared.iter().enumerate() {
+        let off = format_ident!("GJ_SHARED_OFFSET_{}", i);
+        let ty = &sh.rust_type;
+        let elem = scalar_ty(sh.elem);
+        prelude.extend(quote! {
+            const #off: usize = ::gpujit::__private::align_up(#end, ::core::mem::align_of::<#elem>());
+        });
+        end = quote! { (#off + ::core::mem::size_of::<#ty>()) };
+        align = quote! { ::gpujit::__private::max_usize(#align, ::core::mem::align_of::<#elem>()) };
+    }
+    let t = thread_ident();
+    let mut body = TokenStream::new();
+    // Scalar parameters are per-thread copies (a thread may reassign them).
+    for p in &k.params {
+        if let ParamKind::Scalar(_) = p.kind {
+            let name = ident(&p.name);
+            body.extend(quote! { #[allow(unused_mut)] let mut #name = #name; });
+        }
+    }
+    body.extend(e.block_stmts(&k.body));
+    let _ = &t;
+    CpuCode {
+        prelude,
+        shared_bytes: end,
+        shared_align: align,
+        body,
+    }
+}
+
+struct Emitter<'a> {
+    k: &'a Kernel,
+}
+
+impl Emitter<'_> {
+    fn block_stmts(&self, b: &Block) -> TokenStream {
+        let mut ts = TokenStream::new();
+        for s in &b.stmts {
+            ts.extend(self.stmt(s));
+        }
+        if let Some(tail) = &b.tail {
+            ts.extend(self.expr(tail));
+        }
+        ts
+    }
+
+    fn block(&self, b: &Block) -> TokenStream {
+        let inner = self.block_stmts(b);
+        quote! { { #inner } }
+    }
+
+    fn local(&self, id: LocalId) -> (Ident, &Local) {
+        let l = &self.k.locals[id];
+        (ident(&l.name), l)
+    }
+
+    fn annot(ty: Ty) -> TokenStream {
+        match ty {
+            Ty::Scalar(s) => {
+                let t = scalar_ty(s);
+                quote! { : #t }
+            }
+            _ => TokenStream::new(),
+        }
+    }
+
+    fn stmt(&self, s: &Stmt) -> TokenStream {
+        let t = thread_ident();
+        match s {
+            Stmt::Let { local, init } => {
+                let (name, l) = self.local(*local);
+                let m = if l.mutable {
+                    quote! { mut }
+                } else {
+                    TokenStream::new()
+                };
+                let ann = Self::annot(l.ty);
+                match init {
+                    Some(e) => {
+                        let v = self.expr(e);
+                        quote! { let #m #name #ann = #v; }
+                    }
+                    None => quote! { let #m #name #ann; },
+                }
+            }
+            Stmt::LetTuple { locals, parts } => {
+                let mut ts = TokenStream::new();
+                for (l, p) in locals.iter().zip(parts) {
+                    let v = self.expr(p);
+                    match l {
+                        Some(id) => {
+                            let (name, l) = self.local(*id);
+                            let m = if l.mutable {
+                                quote! { mut }
+                            } else {
+                                TokenStream::new()
+                            };
+                            ts.extend(quote! { let #m #name = #v; });
+                        }
+                        None => ts.extend(quote! { let _ = #v; }),
+                    }
+                }
+                ts
+            }
+            Stmt::Shared(id) => {
+                let sh = &self.k.shared[*id];
+                let name = ident(&sh.name);
+                let elem = scalar_ty(sh.elem);
+                let off = format_ident!("GJ_SHARED_OFFSET_{}", *id);
+                let dims = sh.dims.iter().map(|d| &d.rust);
+                let label = &sh.name;
+                quote! { let #name = #t.shared::<#elem>(#off, &[#((#dims) as usize),*], #label); }
+            }
+            Stmt::Assign { place, op, value } => {
+                let v = self.expr(value);
+                match (place, op) {
+                    (Place::Local(id), None) => {
+                        let (name, _) = self.local(*id);
+                        quote! { #name = #v; }
+                    }
+                    (Place::Local(id), Some(op)) => {
+                        let (name, l) = self.local(*id);
+                        let rhs = self.binary(*op, quote! { #name }, v, l.ty);
+                        quote! { #name = #rhs; }
+                    }
+                    (Place::Elem(a, idx), None) => {
+                        let (view, st, _) = self.access(*a, idx.len());
+                        let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
+                        quote! { #view.#st(#t, #(#idx,)* #v); }
+                    }
+                    (Place::Elem(a, idx), Some(op)) => {
+                        let (view, st, ld) = self.access(*a, idx.len());
+                        let names: Vec<Ident> = (0..idx.len()).map(|i| format_ident!("gj_index_{}", i)).collect();
+                        let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
+                        let elem = Ty::Scalar(self.elem_type(*a));
+                        let rhs = self.binary(*op, quote! { #view.#ld(#t, #(#names),*) }, v, elem);
+                        quote! { { #(let #names: usize = #idx;)* #view.#st(#t, #(#names,)* #rhs); } }
+                    }
+                }
+            }
+            Stmt::Expr(e) => {
+                let v = self.expr(e);
+                quote! { #v; }
+            }
+            Stmt::If { cond, then, els } => {
+                let c = self.expr(cond);
+                let a = self.block(then);
+                match els {
+                    Some(b) => {
+                        let b = self.block(b);
+                        quote! { if #c #a else #b }
+                    }
+                    None => quote! { if #c #a },
+                }
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                inclusive,
+                step,
+                body,
+                ..
+            } => {
+                let (name, _) = self.local(*var);
+                let (a, b) = (self.expr(start), self.expr(end));
+                let range = if *inclusive {
+                    quote! { (#a..=#b) }
+                } else {
+                    quote! { (#a..#b) }
+                };
+                let iter = match step {
+                    Some(s) => {
+                        let s = self.expr(s);
+                        quote! { #range.step_by(#s) }
+                    }
+                    None => range,
+                };
+                let body = self.block(body);
+                quote! { for #name in #iter #body }
+            }
+            Stmt::While { cond, body } => {
+                let c = self.expr(cond);
+                let b = self.block(body);
+                quote! { while #c #b }
+            }
+            Stmt::Loop { body } => {
+                let b = self.block(body);
+                quote! { loop #b }
+            }
+            Stmt::Break => quote! { break; },
+            Stmt::Continue => quote! { continue; },
+            Stmt::Return => quote! { return; },
+            Stmt::SyncThreads => quote! { #t.syncthreads(); },
+            Stmt::Block(b) => self.block(b),
+        }
+    }
+
+    fn elem_type(&self, a: ArrayRef) -> Scalar {
+        match a {
+            ArrayRef::Param(i) => match self.k.params[i].kind {
+                ParamKind::Array { elem, .. } => elem,
+                ParamKind::Scalar(s) => s,
+            },
+            ArrayRef::Shared(i) => self.k.shared[i].elem,
+        }
+    }
+
+    /// The view, its store method and its load method for `n` indices.
+    fn access(&self, a: ArrayRef, n: usize) -> (Ident, Ident, Ident) {
+        let view = match a {
+            ArrayRef::Param(i) => ident(&self.k.params[i].name),
+            ArrayRef::Shared(i) => ident(&self.k.shared[i].name),
+        };
+        let (st, ld) = match n {
+            1 => ("st", "ld"),
+            2 => ("st2", "ld2"),
+            _ => ("st3", "ld3"),
+        };
+        (view, ident(st), ident(ld))
+    }
+
+    fn binary(&self, op: BinOp, l: TokenStream, r: TokenStream, lt: Ty) -> TokenStream {
+        let t = thread_ident();
+        let int = matches!(lt, Ty::Scalar(s) if s.is_int());
+        let sym: TokenStream = op.symbol().parse().unwrap_or_default();
+        if !int
+            || op.is_comparison()
+            || matches!(
+                op,
+                BinOp::And | BinOp::Or | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor
+            )
+        {
+            return quote! { ((#l) #sym (#r)) };
+        }
+        match op {
+            BinOp::Add => quote! { (#l).wrapping_add(#r) },
+            BinOp::Sub => quote! { (#l).wrapping_sub(#r) },
+            BinOp::Mul => quote! { (#l).wrapping_mul(#r) },
+            BinOp::Div => quote! { #t.div(#l, #r) },
+            BinOp::Rem => quote! { #t.rem(#l, #r) },
+            BinOp::Shl => quote! { (#l).wrapping_shl((#r) as u32) },
+            BinOp::Shr => quote! { (#l).wrapping_shr((#r) as u32) },
+            _ => quote! { ((#l) #sym (#r)) },
+        }
+    }
+
+    fn expr(&self, e: &Expr) -> TokenStream {
+        let t = thread_ident();
+        match &e.kind {
+            ExprKind::Lit(Lit::Int(v)) => int_literal(*v, e.ty),
+            ExprKind::Lit(Lit::Float(text)) => float_literal(text, e.ty),
+            ExprKind::Lit(Lit::Bool(b)) => quote! { #b },
+            ExprKind::Local(id) => {
+                let (name, _) = self.local(*id);
+                quote! { #name }
+            }
+            ExprKind::ExternConst(i) => {
+                let p = &self.k.extern_consts[*i].rust_path;
+                quote! { #p }
+            }
+            ExprKind::BodyConst(i) => {
+                let name = ident(&self.k.body_consts[*i].name);
+                quote! { #name }
+            }
+            ExprKind::Unary(op, a) => {
+                let v = self.expr(a);
+                match (op, e.ty) {
+                    (UnOp::Neg, Ty::Scalar(s)) if s.is_int() => quote! { (#v).wrapping_neg() },
+                    (UnOp::Neg, _) => quote! { (-(#v)) },
+                    (UnOp::Not, _) => quote! { (!(#v)) },
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (l, r) = (self.expr(a), self.expr(b));
+                self.binary(*op, l, r, a.ty)
+            }
+            ExprKind::Cast(a, to) => {
+                let v = self.expr(a);
+                let to = scalar_ty(*to);
+                quote! { ((#v) as #to) }
+            }
+            ExprKind::Load(a, idx) => {
+                let (view, _, ld) = self.access(*a, idx.len());
+                let idx = idx.iter().map(|x| self.expr(x));
+                quote! { #view.#ld(#t, #(#idx),*) }
+            }
+            ExprKind::Len(p) => {
+                let name = ident(&self.k.params[*p].name);
+                quote! { #name.len() }
+            }
+            ExprKind::Dim(p, d) => {
+                let name = ident(&self.k.params[*p].name);
+                quote! { #name.dim(#d) }
+            }
+            ExprKind::Grid(a) => {
+                let f = axis_field(*a);
+                quote! { #t.grid3().#f }
+            }
+            ExprKind::GridSize(a) => {
+                let f = axis_field(*a);
+                quote! { #t.gridsize3().#f }
+            }
+            ExprKind::Builtin(b) => {
+                let m = ident(b.rust_method());
+                quote! { #t.#m() }
+            }
+            ExprKind::BuiltinAxis(b, a) => {
+                let m = ident(b.rust_method());
+                let f = ident(a.name());
+                quote! { #t.#m().#f }
+            }
+            ExprKind::Idx3Field(base, a) => {
+                let v = self.expr(base);
+                let f = ident(a.name());
+                quote! { (#v).#f }
+            }
+            ExprKind::Math(f, args) => {
+                let recv = self.expr(&args[0]);
+                let rest = args[1..].iter().map(|x| self.expr(x));
+                let int = matches!(e.ty, Ty::Scalar(s) if s.is_int());
+                let name = if int && *f == MathFn::Abs {
+                    ident("wrapping_abs")
+                } else {
+                    ident(f.rust_name())
+                };
+                quote! { (#recv).#name(#(#rest),*) }
+            }
+            ExprKind::If(c, a, b) => {
+                let c = self.expr(c);
+                let (a, b) = (self.block(a), self.block(b));
+                quote! { (if #c #a else #b) }
+            }
+        }
+    }
+}
+
+fn axis_field(a: Axis) -> syn::Index {
+    syn::Index::from(match a {
+        Axis::X => 0,
+        Axis::Y => 1,
+        Axis::Z => 2,
+    })
+}
+
+fn int_literal(v: i128, ty: Ty) -> TokenStream {
+    let lit = match ty {
+        Ty::Scalar(Scalar::U8) => Literal::u8_suffixed(v as u8),
+        Ty::Scalar(Scalar::I32) => Literal::i32_suffixed(v as i32),
+        Ty::Scalar(Scalar::I64) => Literal::i64_suffixed(v as i64),
+        Ty::Scalar(Scalar::U32) => Literal::u32_suffixed(v as u32),
+        Ty::Scalar(Scalar::U64) => Literal::u64_suffixed(v as u64),
+        Ty::Scalar(Scalar::Usize) => Literal::usize_suffixed(v as usize),
+        Ty::Scalar(Scalar::F32) => Literal::f32_suffixed(v as f32),
+        Ty::Scalar(Scalar::F64) => Literal::f64_suffixed(v as f64),
+        _ => Literal::i128_unsuffixed(v),
+    };
+    quote! { (#lit) }
+}
+
+fn float_literal(text: &str, ty: Ty) -> TokenStream {
+    let clean: String = text.chars().filter(|c| *c != '_').collect();
+    let lit = match ty {
+        Ty::Scalar(Scalar::F32) => Literal::f32_suffixed(clean.parse::<f32>().unwrap_or(0.0)),
+        Ty::Scalar(Scalar::F64) => Literal::f64_suffixed(clean.parse::<f64>().unwrap_or(0.0)),
+        _ => Literal::f64_unsuffixed(clean.parse::<f64>().unwrap_or(0.0)),
+    };
+    quote! { (#lit) }
+}

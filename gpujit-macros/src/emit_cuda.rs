@@ -1,0 +1,577 @@
+//! CUDA C emitter: kernel model → the text of an `extern "C" __global__`
+//! function. Module-level `const`s are declared by the runtime in front of it.
+//!
+//! Semantics follow Rust, not C: index math is 64-bit, signed integer
+//! arithmetic wraps (done in unsigned arithmetic), shifts mask their amount,
+//! float → int casts saturate (`__float2int_rz` & co.), unsuffixed float
+//! literals take the type Rust gives them. Nothing is added that could make a
+//! thread skip a barrier: no bounds checks, no early exits.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use crate::model::*;
+
+pub struct CudaSource {
+    /// Helper functions and the kernel, to follow the constant declarations.
+    pub text: String,
+}
+
+pub fn emit(k: &Kernel) -> CudaSource {
+    let mut e = Emitter {
+        k,
+        out: String::new(),
+        helpers: BTreeSet::new(),
+        indent: 1,
+    };
+    for c in &k.body_consts {
+        let value = e.expr(&c.value);
+        e.line(&format!("constexpr {} {} = {};", c.ty.c_name(), c.name, value));
+    }
+    e.block_body(&k.body);
+    let body = std::mem::take(&mut e.out);
+
+    let mut text = String::new();
+    for h in &e.helpers {
+        text.push_str(helper_source(h));
+    }
+    let params: Vec<String> = k.params.iter().flat_map(param_decls).collect();
+    let _ = write!(
+        text,
+        "extern \"C\" __global__ void {}({}) {{\n{body}}}\n",
+        k.name,
+        params.join(", ")
+    );
+    CudaSource { text }
+}
+
+/// The C parameters one kernel parameter becomes: arrays pass their pointer,
+/// then their extents as `unsigned long long` (`x_len` for 1-D, `a_d0`, `a_d1`, ... otherwise).
+fn param_decls(p: &Param) -> Vec<String> {
+    match p.kind {
+        ParamKind::Scalar(s) => vec![format!("{} {}", s.c_name(), p.name)],
+        ParamKind::Array {
+            elem, ndim, mutable, ..
+        } => {
+            let qual = if mutable { "" } else { "const " };
+            let mut v = vec![format!("{qual}{}* __restrict__ {}", elem.c_name(), p.name)];
+            v.extend(
+                dim_names(&p.name, ndim)
+                    .into_iter()
+                    .map(|d| format!("unsigned long long {d}")),
+            );
+            v
+        }
+    }
+}
+
+fn dim_names(name: &str, ndim: usize) -> Vec<String> {
+    if ndim == 1 {
+        vec![format!("{name}_len")]
+    } else {
+        (0..ndim).map(|d| format!("{name}_d{d}")).collect()
+    }
+}
+
+fn helper_source(name: &str) -> &'static str {
+    match name {
+        "gj_div_i32" => "static __device__ __forceinline__ int gj_div_i32(int a, int b) { return b == -1 ? (int)(0u - (unsigned int)a) : a / b; }\n",
+        "gj_rem_i32" => "static __device__ __forceinline__ int gj_rem_i32(int a, int b) { return b == -1 ? 0 : a % b; }\n",
+        "gj_div_i64" => "static __device__ __forceinline__ long long gj_div_i64(long long a, long long b) { return b == -1 ? (long long)(0ull - (unsigned long long)a) : a / b; }\n",
+        "gj_rem_i64" => "static __device__ __forceinline__ long long gj_rem_i64(long long a, long long b) { return b == -1 ? 0 : a % b; }\n",
+        _ => "",
+    }
+}
+
+struct Emitter<'a> {
+    k: &'a Kernel,
+    out: String,
+    helpers: BTreeSet<&'static str>,
+    indent: usize,
+}
+
+fn scalar_of(ty: Ty) -> Option<Scalar> {
+    match ty {
+        Ty::Scalar(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn c_type(ty: Ty) -> &'static str {
+    match ty {
+        Ty::Scalar(s) => s.c_name(),
+        Ty::Idx3 => "uint3",
+        Ty::Opaque | Ty::Var(_) => "auto",
+    }
+}
+
+/// Wraps `s` in parentheses unless it is already atomic: a name or number,
+/// a subscript or call of a name, or one parenthesized group.
+fn paren(s: String) -> String {
+    let head = s.find(['[', '(']).unwrap_or(s.len());
+    let name_like = s[..head].chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+    let atomic =
+        (name_like && postfix_groups(&s[head..])) || (s.starts_with('(') && s.ends_with(')') && balanced_outer(&s));
+    if atomic {
+        s
+    } else {
+        format!("({s})")
+    }
+}
+
+/// Whether `s` is a run of balanced `[...]`/`(...)` groups (or empty).
+fn postfix_groups(s: &str) -> bool {
+    let mut depth = 0i32;
+    for c in s.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            _ if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// Whether the first `(` of `s` closes at its last character.
+fn balanced_outer(s: &str) -> bool {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 && i + 1 != s.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+fn float_lit(text: &str, s: Scalar) -> String {
+    let clean: String = text.chars().filter(|c| *c != '_').collect();
+    let formatted = if s == Scalar::F32 {
+        clean.parse::<f32>().map(|v| format!("{v:?}")).unwrap_or(clean.clone())
+    } else {
+        clean.parse::<f64>().map(|v| format!("{v:?}")).unwrap_or(clean.clone())
+    };
+    let formatted = if formatted.contains(['.', 'e', 'E', 'i', 'N']) {
+        formatted
+    } else {
+        format!("{formatted}.0")
+    };
+    if s == Scalar::F32 {
+        format!("{formatted}f")
+    } else {
+        formatted
+    }
+}
+
+fn int_lit(v: i128, s: Option<Scalar>) -> String {
+    match s {
+        Some(Scalar::I32) if v == i32::MIN as i128 => "(-2147483647 - 1)".into(),
+        Some(Scalar::I64) if v == i64::MIN as i128 => "(-9223372036854775807ll - 1)".into(),
+        Some(Scalar::I64) => format!("{v}ll"),
+        Some(Scalar::U32) => format!("{v}u"),
+        Some(Scalar::U64 | Scalar::Usize) => format!("{v}ull"),
+        Some(Scalar::F32) => format!("{v}.0f"),
+        Some(Scalar::F64) => format!("{v}.0"),
+        _ => format!("{v}"),
+    }
+}
+
+impl Emitter<'_> {
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn block_body(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+        if let Some(t) = &b.tail {
+            let t = self.expr(t);
+            self.line(&format!("{t};"));
+        }
+    }
+
+    fn nested(&mut self, head: &str, b: &Block) {
+        self.line(&format!("{head} {{"));
+        self.indent += 1;
+        self.block_body(b);
+        self.indent -= 1;
+        self.line("}");
+    }
+
+    fn local(&self, id: LocalId) -> &Local {
+        &self.k.locals[id]
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Let { local, init } => {
+                let l = self.local(*local).clone();
+                let konst = if l.mutable { "" } else { "const " };
+                match init {
+                    Some(e) if l.ty == Ty::Idx3 => {
+                        let v = self.expr(e);
+                        self.line(&format!("{konst}uint3 {} = {{{v}.x, {v}.y, {v}.z}};", l.name));
+                    }
+                    Some(e) => {
+                        let v = self.expr(e);
+                        self.line(&format!("{konst}{} {} = {v};", c_type(l.ty), l.name));
+                    }
+                    None => self.line(&format!("{} {};", c_type(l.ty), l.name)),
+                }
+            }
+            Stmt::LetTuple { locals, parts } => {
+                for (l, p) in locals.iter().zip(parts) {
+                    if let Some(id) = l {
+                        let l = self.local(*id).clone();
+                        let v = self.expr(p);
+                        let konst = if l.mutable { "" } else { "const " };
+                        self.line(&format!("{konst}{} {} = {v};", c_type(l.ty), l.name));
+                    }
+                }
+            }
+            Stmt::Shared(id) => {
+                let sh = &self.k.shared[*id];
+                let dims: String = sh.dims.iter().map(|d| format!("[{}]", d.c)).collect();
+                self.line(&format!("__shared__ {} {}{};", sh.elem.c_name(), sh.name, dims));
+            }
+            Stmt::Assign { place, op, value } => {
+                let (target, ty) = self.place(place);
+                let v = self.expr(value);
+                match op {
+                    None => self.line(&format!("{target} = {v};")),
+                    Some(op) => {
+                        let simple = matches!(ty, Some(s) if s.is_float() && *op != BinOp::Rem)
+                            || matches!(ty, Some(Scalar::U32 | Scalar::U64 | Scalar::Usize) if !matches!(op, BinOp::Shl | BinOp::Shr))
+                            || matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) && ty != Some(Scalar::U8);
+                        if simple {
+                            self.line(&format!("{target} {}= {v};", op.symbol()));
+                        } else {
+                            let rhs = self.binary(*op, target.clone(), v, ty, value_ty(value));
+                            self.line(&format!("{target} = {rhs};"));
+                        }
+                    }
+                }
+            }
+            Stmt::Expr(e) => {
+                let v = self.expr(e);
+                self.line(&format!("{v};"));
+            }
+            Stmt::If { cond, then, els } => self.if_stmt(cond, then, els.as_ref(), "if"),
+            Stmt::For {
+                var,
+                start,
+                end,
+                inclusive,
+                step,
+                body,
+                aux,
+            } => {
+                let l = self.local(*var).clone();
+                let t = c_type(l.ty);
+                let (a, b) = (self.expr(start), self.expr(end));
+                let [end_n, step_n, done_n] = aux;
+                let i = &l.name;
+                if step.is_none() && !inclusive {
+                    self.nested(
+                        &format!("for ({t} {i} = {a}, {end_n} = {b}; {i} < {end_n}; {i}++)"),
+                        body,
+                    );
+                } else {
+                    // Stop before the variable could step past the end, so a
+                    // range ending at the type's maximum cannot overflow.
+                    let u = scalar_of(l.ty).map(|s| s.c_unsigned()).unwrap_or("unsigned long long");
+                    let s = match step {
+                        Some(s) => format!("({t}){}", paren(self.expr(s))),
+                        None => "1".into(),
+                    };
+                    let (cmp, last) = if *inclusive { ("<=", "<") } else { ("<", "<=") };
+                    self.nested(
+                        &format!(
+                            "for ({t} {i} = {a}, {end_n} = {b}, {step_n} = {s}, {done_n} = !({i} {cmp} {end_n}); !{done_n}; {done_n} = ({u}){end_n} - ({u}){i} {last} ({u}){step_n}, {i} = {done_n} ? {i} : ({t})({i} + {step_n}))"
+                        ),
+                        body,
+                    );
+                }
+            }
+            Stmt::While { cond, body } => {
+                let c = self.expr(cond);
+                self.nested(&format!("while ({c})"), body);
+            }
+            Stmt::Loop { body } => self.nested("for (;;)", body),
+            Stmt::Break => self.line("break;"),
+            Stmt::Continue => self.line("continue;"),
+            Stmt::Return => self.line("return;"),
+            Stmt::SyncThreads => self.line("__syncthreads();"),
+            Stmt::Block(b) => self.nested("", b),
+        }
+    }
+
+    fn if_stmt(&mut self, cond: &Expr, then: &Block, els: Option<&Block>, keyword: &str) {
+        let c = self.expr(cond);
+        self.line(&format!("{keyword} ({c}) {{"));
+        self.indent += 1;
+        self.block_body(then);
+        self.indent -= 1;
+        match els {
+            None => self.line("}"),
+            Some(b) => {
+                if let ([Stmt::If { cond, then, els }], None) = (b.stmts.as_slice(), &b.tail) {
+                    self.if_stmt_chain(cond, then, els.as_ref());
+                } else {
+                    self.line("} else {");
+                    self.indent += 1;
+                    self.block_body(b);
+                    self.indent -= 1;
+                    self.line("}");
+                }
+            }
+        }
+    }
+
+    fn if_stmt_chain(&mut self, cond: &Expr, then: &Block, els: Option<&Block>) {
+        // Replace the previous line's closing brace: `} else if (...) {`.
+        self.if_stmt(cond, then, els, "} else if");
+    }
+
+    fn place(&mut self, p: &Place) -> (String, Option<Scalar>) {
+        match p {
+            Place::Local(id) => {
+                let l = self.local(*id);
+                (l.name.clone(), scalar_of(l.ty))
+            }
+            Place::Elem(array, idx) => (self.element(*array, idx), Some(self.elem_type(*array))),
+        }
+    }
+
+    fn elem_type(&self, a: ArrayRef) -> Scalar {
+        match a {
+            ArrayRef::Param(i) => match self.k.params[i].kind {
+                ParamKind::Array { elem, .. } => elem,
+                ParamKind::Scalar(s) => s,
+            },
+            ArrayRef::Shared(i) => self.k.shared[i].elem,
+        }
+    }
+
+    fn element(&mut self, a: ArrayRef, idx: &[Expr]) -> String {
+        let idx: Vec<String> = idx.iter().map(|e| self.expr(e)).collect();
+        match a {
+            ArrayRef::Shared(i) => {
+                let subs: String = idx.iter().map(|x| format!("[{x}]")).collect();
+                format!("{}{subs}", self.k.shared[i].name)
+            }
+            ArrayRef::Param(i) => {
+                let p = &self.k.params[i];
+                let mut flat = paren(idx[0].clone());
+                for (d, x) in idx.iter().enumerate().skip(1) {
+                    flat = format!("{flat} * {}_d{d} + {}", p.name, paren(x.clone()));
+                    if d + 1 < idx.len() {
+                        flat = format!("({flat})");
+                    }
+                }
+                if idx.len() == 1 {
+                    flat = idx[0].clone();
+                }
+                format!("{}[{flat}]", p.name)
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Lit(Lit::Int(v)) => int_lit(*v, scalar_of(e.ty)),
+            ExprKind::Lit(Lit::Float(t)) => match scalar_of(e.ty) {
+                Some(s) => float_lit(t, s),
+                None => t.clone(),
+            },
+            ExprKind::Lit(Lit::Bool(b)) => b.to_string(),
+            ExprKind::Local(id) => self.local(*id).name.clone(),
+            ExprKind::ExternConst(i) => self.k.extern_consts[*i].c_name.clone(),
+            ExprKind::BodyConst(i) => self.k.body_consts[*i].name.clone(),
+            ExprKind::Unary(op, a) => {
+                let s = scalar_of(e.ty);
+                let v = paren(self.expr(a));
+                match (op, s) {
+                    (UnOp::Neg, Some(t)) if t.is_signed_int() => format!(
+                        "({})(0{} - ({}){v})",
+                        t.c_name(),
+                        if t == Scalar::I32 { "u" } else { "ull" },
+                        t.c_unsigned()
+                    ),
+                    (UnOp::Neg, _) => format!("-{v}"),
+                    (UnOp::Not, Some(Scalar::Bool)) => format!("!{v}"),
+                    (UnOp::Not, Some(Scalar::U8)) => format!("(unsigned char)~{v}"),
+                    (UnOp::Not, _) => format!("~{v}"),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (l, r) = (self.expr(a), self.expr(b));
+                self.binary(*op, l, r, scalar_of(a.ty), scalar_of(b.ty))
+            }
+            ExprKind::Cast(a, to) => {
+                let v = self.expr(a);
+                cast(&v, scalar_of(a.ty), *to)
+            }
+            ExprKind::Load(a, idx) => self.element(*a, idx),
+            ExprKind::Len(p) => {
+                let p = &self.k.params[*p];
+                match p.kind {
+                    ParamKind::Array { ndim: 1, .. } => format!("{}_len", p.name),
+                    ParamKind::Array { ndim, .. } => format!("({})", dim_names(&p.name, ndim).join(" * ")),
+                    ParamKind::Scalar(_) => "0".into(),
+                }
+            }
+            ExprKind::Dim(p, d) => {
+                let p = &self.k.params[*p];
+                match p.kind {
+                    ParamKind::Array { ndim, .. } => {
+                        dim_names(&p.name, ndim).get(*d).cloned().unwrap_or_else(|| "1".into())
+                    }
+                    ParamKind::Scalar(_) => "1".into(),
+                }
+            }
+            ExprKind::Grid(a) => {
+                let x = a.name();
+                format!("((unsigned long long)blockIdx.{x} * blockDim.{x} + threadIdx.{x})")
+            }
+            ExprKind::GridSize(a) => {
+                let x = a.name();
+                format!("((unsigned long long)gridDim.{x} * blockDim.{x})")
+            }
+            ExprKind::Builtin(b) => b.c_name().to_string(),
+            ExprKind::BuiltinAxis(b, a) => format!("((unsigned long long){}.{})", b.c_name(), a.name()),
+            ExprKind::Idx3Field(base, a) => {
+                let v = self.expr(base);
+                format!("((unsigned long long){v}.{})", a.name())
+            }
+            ExprKind::Math(f, args) => {
+                let vals: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                math(*f, scalar_of(e.ty), &vals)
+            }
+            ExprKind::If(c, a, b) => {
+                let c = self.expr(c);
+                let a = a.tail.as_ref().map(|t| self.expr(t)).unwrap_or_default();
+                let b = b.tail.as_ref().map(|t| self.expr(t)).unwrap_or_default();
+                format!("({c} ? {a} : {b})")
+            }
+        }
+    }
+
+    /// `l op r` with Rust semantics for operands of type `lt` (`rt` for shift amounts).
+    fn binary(&mut self, op: BinOp, l: String, r: String, lt: Option<Scalar>, _rt: Option<Scalar>) -> String {
+        let (l, r) = (paren(l), paren(r));
+        let sym = op.symbol();
+        let Some(t) = lt else { return format!("{l} {sym} {r}") };
+        if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
+            return format!("{l} {sym} {r}");
+        }
+        if t.is_float() {
+            return match op {
+                BinOp::Rem => format!("{}({l}, {r})", if t == Scalar::F32 { "fmodf" } else { "fmod" }),
+                _ => format!("{l} {sym} {r}"),
+            };
+        }
+        let mask = t.bits() - 1;
+        match (op, t) {
+            (BinOp::Shl | BinOp::Shr, Scalar::I32 | Scalar::I64) if op == BinOp::Shl => {
+                format!("({})(({}){l} << ({r} & {mask}))", t.c_name(), t.c_unsigned())
+            }
+            (BinOp::Shl | BinOp::Shr, Scalar::U8) => format!("(unsigned char)({l} {sym} ({r} & {mask}))"),
+            (BinOp::Shl | BinOp::Shr, _) => format!("{l} {sym} ({r} & {mask})"),
+            (BinOp::Add | BinOp::Sub | BinOp::Mul, Scalar::I32 | Scalar::I64) => {
+                let u = t.c_unsigned();
+                format!("({})(({u}){l} {sym} ({u}){r})", t.c_name())
+            }
+            (BinOp::Div | BinOp::Rem, Scalar::I32 | Scalar::I64) => {
+                let name = match (op, t) {
+                    (BinOp::Div, Scalar::I32) => "gj_div_i32",
+                    (BinOp::Rem, Scalar::I32) => "gj_rem_i32",
+                    (BinOp::Div, _) => "gj_div_i64",
+                    _ => "gj_rem_i64",
+                };
+                self.helpers.insert(name);
+                format!("{name}({l}, {r})")
+            }
+            (_, Scalar::U8) => format!("(unsigned char)({l} {sym} {r})"),
+            _ => format!("{l} {sym} {r}"),
+        }
+    }
+}
+
+fn value_ty(e: &Expr) -> Option<Scalar> {
+    scalar_of(e.ty)
+}
+
+/// `v as to` with Rust semantics.
+fn cast(v: &str, from: Option<Scalar>, to: Scalar) -> String {
+    let v = paren(v.to_string());
+    match from {
+        Some(f)
+            if f == to || (matches!(f, Scalar::U64 | Scalar::Usize) && matches!(to, Scalar::U64 | Scalar::Usize)) =>
+        {
+            v
+        }
+        Some(f) if f.is_float() && to.is_int() => {
+            // Saturating, NaN → 0, as Rust's `as` (PTX cvt.rzi saturates).
+            let p = if f == Scalar::F32 { "__float2" } else { "__double2" };
+            match to {
+                Scalar::I32 => format!("{p}int_rz({v})"),
+                Scalar::U32 => format!("{p}uint_rz({v})"),
+                Scalar::I64 => format!("{p}ll_rz({v})"),
+                Scalar::U64 | Scalar::Usize => format!("{p}ull_rz({v})"),
+                _ => format!("(unsigned char)min({p}uint_rz({v}), 255u)"),
+            }
+        }
+        _ => format!("({}){v}", to.c_name()),
+    }
+}
+
+fn math(f: MathFn, ty: Option<Scalar>, a: &[String]) -> String {
+    let t = ty.unwrap_or(Scalar::F64);
+    if t.is_int() {
+        let name = match (f, t) {
+            (MathFn::Abs, Scalar::I64) => "llabs",
+            (MathFn::Abs, _) => "abs",
+            (MathFn::Min, _) => "min",
+            _ => "max",
+        };
+        let call = format!("{name}({})", a.join(", "));
+        return if t == Scalar::U8 {
+            format!("(unsigned char){call}")
+        } else {
+            call
+        };
+    }
+    let f32 = t == Scalar::F32;
+    let sfx = if f32 { "f" } else { "" };
+    let name = match f {
+        MathFn::Sqrt => "sqrt",
+        MathFn::Abs => "fabs",
+        MathFn::Min => "fmin",
+        MathFn::Max => "fmax",
+        MathFn::MulAdd => "fma",
+        MathFn::Floor => "floor",
+        MathFn::Ceil => "ceil",
+        MathFn::Exp => "exp",
+        MathFn::Ln => "log",
+        MathFn::Sin => "sin",
+        MathFn::Cos => "cos",
+        MathFn::Powf | MathFn::Powi => "pow",
+    };
+    if f == MathFn::Powi {
+        return format!("pow{sfx}({}, ({}){})", a[0], t.c_name(), paren(a[1].clone()));
+    }
+    format!("{name}{sfx}({})", a.join(", "))
+}

@@ -1,0 +1,60 @@
+//! `#[gpu_kernel]`: translates a restricted Rust function into CUDA C and a
+//! native Rust version for gpujit's CPU backend.
+//!
+//! The pipeline is parse (syn) → check and lower ([`lower`]) → one typed kernel
+//! model ([`model`]) → emitters ([`emit_cuda`], [`emit_cpu`]) → the generated
+//! items ([`expand`]). Every rejection is a `syn::Error` at the offending span;
+//! the user's function is still emitted (as a type-checked, never-called copy)
+//! so rust-analyzer and rustc keep working on it.
+//!
+//! Use it through the `gpujit` crate, which re-exports it and documents the
+//! kernel language (`gpujit::kernel`).
+
+use proc_macro::TokenStream;
+
+mod emit_cpu;
+mod emit_cuda;
+mod expand;
+mod infer;
+mod lower;
+mod model;
+
+/// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
+///
+/// Generates, next to the function's name:
+/// - a launch macro `name![grid, block](args...)` returning `Result<(), gpujit::Error>`;
+/// - a module `name` with `launch(grid, block, args...)`, `cuda_source()` and `KERNEL`.
+///
+/// See the `gpujit` crate for the kernel language.
+#[proc_macro_attribute]
+pub fn gpu_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let attr = proc_macro2::TokenStream::from(attr);
+    let item2 = proc_macro2::TokenStream::from(item.clone());
+    let func: syn::ItemFn = match syn::parse2(item2.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            let mut out =
+                syn::Error::new(e.span(), format!("#[gpu_kernel] applies to a function: {e}")).to_compile_error();
+            out.extend(item2);
+            return out.into();
+        }
+    };
+    let typecheck = lower::typecheck_copy(&func);
+    let mut errors = Vec::new();
+    if !attr.is_empty() {
+        errors.push(syn::Error::new_spanned(&attr, "#[gpu_kernel] takes no arguments"));
+    }
+    match lower::lower_kernel(&func) {
+        Ok(kernel) if errors.is_empty() => expand::expand(&func, &kernel, typecheck).into(),
+        result => {
+            if let Err(e) = result {
+                errors.push(e);
+            }
+            let mut out = typecheck;
+            for e in errors {
+                out.extend(e.to_compile_error());
+            }
+            out.into()
+        }
+    }
+}

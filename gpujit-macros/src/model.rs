@@ -1,0 +1,461 @@
+//! The kernel model: one typed description of a kernel that both emitters
+//! (CUDA C and CPU Rust) read. Built by `lower`, never by the emitters.
+
+use proc_macro2::{Span, TokenStream};
+
+/// A scalar type of the kernel language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    U8,
+    I32,
+    I64,
+    U32,
+    U64,
+    Usize,
+    F32,
+    F64,
+    Bool,
+}
+
+impl Scalar {
+    pub fn from_name(name: &str) -> Option<Scalar> {
+        Some(match name {
+            "u8" => Scalar::U8,
+            "i32" => Scalar::I32,
+            "i64" => Scalar::I64,
+            "u32" => Scalar::U32,
+            "u64" => Scalar::U64,
+            "usize" => Scalar::Usize,
+            "f32" => Scalar::F32,
+            "f64" => Scalar::F64,
+            "bool" => Scalar::Bool,
+            _ => return None,
+        })
+    }
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Scalar::U8 => "u8",
+            Scalar::I32 => "i32",
+            Scalar::I64 => "i64",
+            Scalar::U32 => "u32",
+            Scalar::U64 => "u64",
+            Scalar::Usize => "usize",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+            Scalar::Bool => "bool",
+        }
+    }
+    /// The runtime's `ScalarType` variant name.
+    pub fn variant(self) -> &'static str {
+        match self {
+            Scalar::U8 => "U8",
+            Scalar::I32 => "I32",
+            Scalar::I64 => "I64",
+            Scalar::U32 => "U32",
+            Scalar::U64 => "U64",
+            Scalar::Usize => "Usize",
+            Scalar::F32 => "F32",
+            Scalar::F64 => "F64",
+            Scalar::Bool => "Bool",
+        }
+    }
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Scalar::U8 => "unsigned char",
+            Scalar::I32 => "int",
+            Scalar::I64 => "long long",
+            Scalar::U32 => "unsigned int",
+            Scalar::U64 | Scalar::Usize => "unsigned long long",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+            Scalar::Bool => "bool",
+        }
+    }
+    /// The unsigned C type of the same width (for wrapping signed arithmetic).
+    pub fn c_unsigned(self) -> &'static str {
+        match self {
+            Scalar::I32 => "unsigned int",
+            Scalar::I64 => "unsigned long long",
+            other => other.c_name(),
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+    pub fn is_int(self) -> bool {
+        !self.is_float() && self != Scalar::Bool
+    }
+    pub fn is_signed_int(self) -> bool {
+        matches!(self, Scalar::I32 | Scalar::I64)
+    }
+    pub fn bits(self) -> u32 {
+        match self {
+            Scalar::U8 | Scalar::Bool => 8,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
+            _ => 64,
+        }
+    }
+}
+
+/// A resolved value type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    Scalar(Scalar),
+    /// A `thread_idx()`-like value with `.x .y .z` (`usize` each).
+    Idx3,
+    /// The type is only known to rustc (a `const` from outside the kernel that
+    /// nothing constrains); CUDA C spells it `auto`.
+    Opaque,
+    /// An inference variable; only while lowering.
+    Var(u32),
+}
+
+/// Index into `Kernel::locals`.
+pub type LocalId = usize;
+
+#[derive(Debug, Clone)]
+pub struct Local {
+    /// Unique name used by both emitters (shadowed Rust bindings get suffixes).
+    pub name: String,
+    pub ty: Ty,
+    pub mutable: bool,
+}
+
+/// A kernel parameter.
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub name: String,
+    pub kind: ParamKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    Scalar(Scalar),
+    /// `&[T]`/`&mut [T]` (ndim 1, `slice`) or `ArrayView{N}`/`ArrayViewMut{N}`.
+    Array {
+        elem: Scalar,
+        ndim: usize,
+        mutable: bool,
+        slice: bool,
+    },
+}
+
+/// A `__shared__` array declared with `shared_array::<[[T; N]; M]>()`.
+#[derive(Debug, Clone)]
+pub struct SharedArray {
+    pub name: String,
+    pub elem: Scalar,
+    /// Outermost first, as C and Rust write them.
+    pub dims: Vec<ConstExpr>,
+    /// The array type as the user wrote it (for `size_of` in the CPU layout).
+    pub rust_type: TokenStream,
+}
+
+/// A compile-time constant expression (shared array sizes).
+#[derive(Debug, Clone)]
+pub struct ConstExpr {
+    pub rust: TokenStream,
+    pub c: String,
+}
+
+/// A `const` used by the kernel but defined outside it; its value and type are
+/// read by the generated `cuda_source()` at run time.
+#[derive(Debug, Clone)]
+pub struct ExternConst {
+    pub c_name: String,
+    pub rust_path: TokenStream,
+}
+
+/// A `const` item inside the kernel body.
+#[derive(Debug, Clone)]
+pub struct BodyConst {
+    pub name: String,
+    pub ty: Scalar,
+    pub value: Expr,
+    pub rust_value: TokenStream,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrayRef {
+    Param(usize),
+    Shared(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+impl Axis {
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::X => "x",
+            Axis::Y => "y",
+            Axis::Z => "z",
+        }
+    }
+    pub fn all(n: usize) -> &'static [Axis] {
+        &[Axis::X, Axis::Y, Axis::Z][..n]
+    }
+}
+
+/// `threadIdx`, `blockIdx`, `blockDim`, `gridDim`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    ThreadIdx,
+    BlockIdx,
+    BlockDim,
+    GridDim,
+}
+
+impl Builtin {
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Builtin::ThreadIdx => "threadIdx",
+            Builtin::BlockIdx => "blockIdx",
+            Builtin::BlockDim => "blockDim",
+            Builtin::GridDim => "gridDim",
+        }
+    }
+    pub fn rust_method(self) -> &'static str {
+        match self {
+            Builtin::ThreadIdx => "thread_idx",
+            Builtin::BlockIdx => "block_idx",
+            Builtin::BlockDim => "block_dim",
+            Builtin::GridDim => "grid_dim",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+/// `f32`/`f64` methods (and `min`/`max`/`abs` on integers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MathFn {
+    Sqrt,
+    Abs,
+    Min,
+    Max,
+    MulAdd,
+    Floor,
+    Ceil,
+    Exp,
+    Ln,
+    Sin,
+    Cos,
+    Powf,
+    Powi,
+}
+
+impl MathFn {
+    pub fn from_name(name: &str) -> Option<(MathFn, usize)> {
+        Some(match name {
+            "sqrt" => (MathFn::Sqrt, 0),
+            "abs" => (MathFn::Abs, 0),
+            "min" => (MathFn::Min, 1),
+            "max" => (MathFn::Max, 1),
+            "mul_add" => (MathFn::MulAdd, 2),
+            "floor" => (MathFn::Floor, 0),
+            "ceil" => (MathFn::Ceil, 0),
+            "exp" => (MathFn::Exp, 0),
+            "ln" => (MathFn::Ln, 0),
+            "sin" => (MathFn::Sin, 0),
+            "cos" => (MathFn::Cos, 0),
+            "powf" => (MathFn::Powf, 1),
+            "powi" => (MathFn::Powi, 1),
+            _ => return None,
+        })
+    }
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            MathFn::Sqrt => "sqrt",
+            MathFn::Abs => "abs",
+            MathFn::Min => "min",
+            MathFn::Max => "max",
+            MathFn::MulAdd => "mul_add",
+            MathFn::Floor => "floor",
+            MathFn::Ceil => "ceil",
+            MathFn::Exp => "exp",
+            MathFn::Ln => "ln",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Powf => "powf",
+            MathFn::Powi => "powi",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Lit {
+    /// Integer value (two's complement bits for the type), already negated for `-lit`.
+    Int(i128),
+    /// The literal text as Rust parses it (exact value for the resolved type).
+    Float(String),
+    Bool(bool),
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Lit(Lit),
+    Local(LocalId),
+    ExternConst(usize),
+    BodyConst(usize),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Cast(Box<Expr>, Scalar),
+    Load(ArrayRef, Vec<Expr>),
+    /// Total number of elements of an array parameter.
+    Len(usize),
+    /// Extent of dimension `k` of an array parameter.
+    Dim(usize, usize),
+    /// `grid(n)` / `gridsize(n)` component.
+    Grid(Axis),
+    GridSize(Axis),
+    /// `thread_idx()` etc. as a whole (`Idx3`), or one component.
+    Builtin(Builtin),
+    BuiltinAxis(Builtin, Axis),
+    /// `.x` of a local holding an `Idx3`.
+    Idx3Field(Box<Expr>, Axis),
+    Math(MathFn, Vec<Expr>),
+    /// `if c { a } else { b }` as a value.
+    If(Box<Expr>, Box<Block>, Box<Block>),
+}
+
+#[derive(Debug, Clone)]
+pub enum Place {
+    Local(LocalId),
+    Elem(ArrayRef, Vec<Expr>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    /// The value of the block (only in value position).
+    pub tail: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    Let {
+        local: LocalId,
+        init: Option<Expr>,
+    },
+    /// `let (a, b) = grid(2);` and friends: each component, `None` for `_`.
+    LetTuple {
+        locals: Vec<Option<LocalId>>,
+        parts: Vec<Expr>,
+    },
+    Shared(usize),
+    Assign {
+        place: Place,
+        op: Option<BinOp>,
+        value: Expr,
+    },
+    Expr(Expr),
+    If {
+        cond: Expr,
+        then: Block,
+        els: Option<Block>,
+    },
+    /// `aux`: unique names for the C loop's end, step and done variables.
+    For {
+        var: LocalId,
+        start: Expr,
+        end: Expr,
+        inclusive: bool,
+        step: Option<Expr>,
+        body: Block,
+        aux: [String; 3],
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    Loop {
+        body: Block,
+    },
+    Break,
+    Continue,
+    Return,
+    SyncThreads,
+    Block(Block),
+}
+
+/// The whole kernel.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub locals: Vec<Local>,
+    pub shared: Vec<SharedArray>,
+    pub extern_consts: Vec<ExternConst>,
+    pub body_consts: Vec<BodyConst>,
+    pub body: Block,
+    pub uses_barrier: bool,
+}

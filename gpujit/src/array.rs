@@ -1,0 +1,441 @@
+//! Arrays on the current backend, named after Numba's `cuda.to_device`,
+//! `cuda.device_array` and `DeviceNDArray.copy_to_host`.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::backend::{current_backend, DeviceBuffer};
+use crate::error::{Error, Result};
+use crate::kernel_def::ArrayArg;
+use crate::scalar::DeviceScalar;
+
+/// The shape of an array: 1-3 dimensions in elements, outermost first (C order).
+///
+/// Made from `usize` (1-D), `(usize, usize)`, `(usize, usize, usize)`,
+/// `[usize; N]` (N = 1..=3), `&[usize]` or `Vec<usize>`. Validity (1-3
+/// dimensions, a size in bytes that fits `usize`) is checked where the shape
+/// is used, which returns [`Error::InvalidShape`] otherwise. Zero-length
+/// dimensions are allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Shape(Vec<usize>);
+
+impl Shape {
+    /// The dimensions, outermost first.
+    pub fn dims(&self) -> &[usize] {
+        &self.0
+    }
+
+    /// Number of elements and size in bytes of an array of this shape with
+    /// elements of type `T`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShape`] for 0 or more than 3 dimensions, or if the
+    /// element count or byte size overflows `usize`.
+    pub fn size_of<T: DeviceScalar>(&self) -> Result<(usize, usize)> {
+        let dims = &self.0;
+        if dims.is_empty() || dims.len() > 3 {
+            return Err(Error::InvalidShape(format!(
+                "shape {dims:?} has {} dimensions; gpujit arrays have 1, 2 or 3",
+                dims.len()
+            )));
+        }
+        let len = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+        let bytes = len.and_then(|n| n.checked_mul(std::mem::size_of::<T>()));
+        match (len, bytes) {
+            (Some(len), Some(bytes)) if bytes <= isize::MAX as usize => Ok((len, bytes)),
+            _ => Err(Error::InvalidShape(format!(
+                "shape {dims:?} of {} elements is too large: its size in bytes overflows the address space",
+                T::TYPE.rust_name()
+            ))),
+        }
+    }
+}
+
+impl From<usize> for Shape {
+    fn from(n: usize) -> Self {
+        Shape(vec![n])
+    }
+}
+impl From<(usize, usize)> for Shape {
+    fn from((a, b): (usize, usize)) -> Self {
+        Shape(vec![a, b])
+    }
+}
+impl From<(usize, usize, usize)> for Shape {
+    fn from((a, b, c): (usize, usize, usize)) -> Self {
+        Shape(vec![a, b, c])
+    }
+}
+impl<const N: usize> From<[usize; N]> for Shape {
+    /// Any `N` converts; only `N = 1..=3` is a valid shape.
+    fn from(dims: [usize; N]) -> Self {
+        Shape(dims.to_vec())
+    }
+}
+impl From<&[usize]> for Shape {
+    fn from(dims: &[usize]) -> Self {
+        Shape(dims.to_vec())
+    }
+}
+impl From<Vec<usize>> for Shape {
+    fn from(dims: Vec<usize>) -> Self {
+        Shape(dims)
+    }
+}
+
+/// Host data that [`to_device`] copies: slices, `Vec`s, arrays and ndarray
+/// arrays/views of 1-3 dimensions (any memory layout).
+pub trait HostData<T: DeviceScalar> {
+    /// The shape (1-3 dimensions) and the elements in C order, borrowed when
+    /// they already are contiguous in C order, copied otherwise.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShape`] for 0 or more than 3 dimensions.
+    fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)>;
+}
+
+impl<T: DeviceScalar> HostData<T> for [T] {
+    fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
+        Ok((vec![self.len()], Cow::Borrowed(self)))
+    }
+}
+
+impl<T: DeviceScalar> HostData<T> for Vec<T> {
+    fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
+        self.as_slice().c_order()
+    }
+}
+
+impl<T: DeviceScalar, const N: usize> HostData<T> for [T; N] {
+    fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
+        self.as_slice().c_order()
+    }
+}
+
+impl<T, S, D> HostData<T> for ndarray::ArrayBase<S, D>
+where
+    T: DeviceScalar,
+    S: ndarray::Data<Elem = T>,
+    D: ndarray::Dimension,
+{
+    fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
+        let shape = self.shape().to_vec();
+        if shape.is_empty() || shape.len() > 3 {
+            return Err(Error::InvalidShape(format!(
+                "ndarray of shape {shape:?} has {} dimensions; gpujit arrays have 1, 2 or 3 (reshape it first)",
+                shape.len()
+            )));
+        }
+        let data = match self.as_slice() {
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(self.iter().copied().collect()),
+        };
+        Ok((shape, data))
+    }
+}
+
+/// The element bytes of `data`.
+fn as_bytes<T: DeviceScalar>(data: &[T]) -> &[u8] {
+    // SAFETY: `DeviceScalar` is sealed and implemented only for the primitive
+    // integer and float types, which have no padding and for which every bit
+    // pattern is a valid value; `u8` has alignment 1 and the byte length is
+    // `size_of_val(data)`, so both casts view exactly the same memory.
+    unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
+}
+
+/// The element bytes of `data`, writable (any bytes written are valid `T`s).
+fn as_bytes_mut<T: DeviceScalar>(data: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `as_bytes`.
+    unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
+}
+
+/// An array of `T` on the current backend (host memory on the CPU backend,
+/// GPU memory on CUDA): 1-3 dimensions, C order, like Numba's `DeviceNDArray`.
+///
+/// Pass it to a kernel as `&array` (read) or `&mut array` (written).
+pub struct DeviceArray<T: DeviceScalar> {
+    shape: Vec<usize>,
+    buf: Box<dyn DeviceBuffer>,
+    _t: PhantomData<T>,
+}
+
+/// Copies host data (slice, `Vec`, array, ndarray array or view of 1-3
+/// dimensions) to a new array on the current backend, like Numba's
+/// `cuda.to_device`. The array has the shape of the data.
+///
+/// # Errors
+/// [`Error::InvalidShape`] for ndarray data of 0 or more than 3 dimensions;
+/// [`Error::BackendUnavailable`] if no backend can run; allocation errors.
+pub fn to_device<T: DeviceScalar, H: HostData<T> + ?Sized>(host: &H) -> Result<DeviceArray<T>> {
+    DeviceArray::to_device(host)
+}
+
+/// A new zero-filled array of `shape` on the current backend, like Numba's
+/// `cuda.device_array` (whose contents are uninitialised; gpujit always zeroes).
+///
+/// # Errors
+/// [`Error::InvalidShape`] (see [`Shape`]); [`Error::BackendUnavailable`];
+/// allocation errors.
+pub fn device_array<T: DeviceScalar>(shape: impl Into<Shape>) -> Result<DeviceArray<T>> {
+    DeviceArray::device_array(shape)
+}
+
+/// A new zero-filled array of `shape` on the current backend (same as
+/// [`device_array`]).
+///
+/// # Errors
+/// As [`device_array`].
+pub fn zeros<T: DeviceScalar>(shape: impl Into<Shape>) -> Result<DeviceArray<T>> {
+    DeviceArray::zeros(shape)
+}
+
+impl<T: DeviceScalar> DeviceArray<T> {
+    /// See [`to_device`](crate::to_device).
+    ///
+    /// # Errors
+    /// As [`to_device`](crate::to_device).
+    pub fn to_device<H: HostData<T> + ?Sized>(host: &H) -> Result<Self> {
+        let (shape, data) = host.c_order()?;
+        let mut array = Self::zeros(shape)?;
+        array.buf.write(0, as_bytes(&data))?;
+        Ok(array)
+    }
+
+    /// See [`device_array`](crate::device_array): zero-filled, unlike Numba's.
+    ///
+    /// # Errors
+    /// As [`device_array`](crate::device_array).
+    #[allow(clippy::self_named_constructors)] // Numba's name
+    pub fn device_array(shape: impl Into<Shape>) -> Result<Self> {
+        Self::zeros(shape)
+    }
+
+    /// A zero-filled array of `shape` on the current backend.
+    ///
+    /// # Errors
+    /// As [`device_array`](crate::device_array).
+    pub fn zeros(shape: impl Into<Shape>) -> Result<Self> {
+        let shape = shape.into();
+        let (_, bytes) = shape.size_of::<T>()?;
+        let buf = current_backend()?.alloc_zeroed(bytes)?;
+        Ok(DeviceArray {
+            shape: shape.0,
+            buf,
+            _t: PhantomData,
+        })
+    }
+
+    /// Copies the elements (C order) to a new `Vec`, like Numba's `copy_to_host`.
+    ///
+    /// # Errors
+    /// Backend errors (CUDA).
+    pub fn copy_to_host(&self) -> Result<Vec<T>> {
+        let mut out = vec![T::default(); self.len()];
+        self.copy_to_host_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Copies the elements (C order) into `dst`.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] if `dst.len() != self.len()`; backend errors.
+    pub fn copy_to_host_into(&self, dst: &mut [T]) -> Result<()> {
+        if dst.len() != self.len() {
+            return Err(Error::ShapeMismatch(format!(
+                "cannot copy an array of shape {:?} ({} elements) into a host slice of {} elements",
+                self.shape,
+                self.len(),
+                dst.len()
+            )));
+        }
+        self.buf.read(0, as_bytes_mut(dst))
+    }
+
+    /// Copies the elements to a new ndarray array of dimension `D` (`Ix1`,
+    /// `Ix2`, `Ix3` or `IxDyn`) with this array's shape.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] if `D` has another number of dimensions than
+    /// the array; backend errors.
+    pub fn copy_to_ndarray<D: ndarray::Dimension>(&self) -> Result<ndarray::Array<T, D>> {
+        if let Some(n) = D::NDIM {
+            if n != self.ndim() {
+                return Err(Error::ShapeMismatch(format!(
+                    "cannot copy a {}-D array of shape {:?} into a {n}-D ndarray; use copy_to_ndarray::<ndarray::Ix{}>()",
+                    self.ndim(),
+                    self.shape,
+                    self.ndim()
+                )));
+            }
+        }
+        let data = self.copy_to_host()?;
+        let mismatch = |e: ndarray::ShapeError| Error::ShapeMismatch(format!("array of shape {:?}: {e}", self.shape));
+        ndarray::Array::from_shape_vec(ndarray::IxDyn(&self.shape), data)
+            .map_err(mismatch)?
+            .into_dimensionality::<D>()
+            .map_err(mismatch)
+    }
+
+    /// Overwrites the elements (C order) with `src`.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] if `src.len() != self.len()`; backend errors.
+    pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
+        if src.len() != self.len() {
+            return Err(Error::ShapeMismatch(format!(
+                "cannot copy a host slice of {} elements into an array of shape {:?} ({} elements)",
+                src.len(),
+                self.shape,
+                self.len()
+            )));
+        }
+        self.buf.write(0, as_bytes(src))
+    }
+
+    /// The shape in elements, outermost first.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Number of dimensions (1-3).
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        // Checked not to overflow when the array was made.
+        self.shape.iter().product()
+    }
+
+    /// Whether the array has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Size of the elements in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.len() * std::mem::size_of::<T>()
+    }
+
+    /// The same elements with another shape of the same number of elements (C
+    /// order, no copy), like ndarray's `into_shape`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShape`] for an invalid shape; [`Error::ShapeMismatch`]
+    /// if the number of elements differs.
+    pub fn reshape(self, shape: impl Into<Shape>) -> Result<Self> {
+        let shape = shape.into();
+        let (len, _) = shape.size_of::<T>()?;
+        if len != self.len() {
+            return Err(Error::ShapeMismatch(format!(
+                "cannot reshape an array of shape {:?} ({} elements) to {:?} ({len} elements)",
+                self.shape,
+                self.len(),
+                shape.dims()
+            )));
+        }
+        Ok(DeviceArray {
+            shape: shape.0,
+            buf: self.buf,
+            _t: PhantomData,
+        })
+    }
+
+    /// The launch argument for this array.
+    pub(crate) fn as_arg(&self, mutable: bool) -> ArrayArg<'_> {
+        ArrayArg {
+            ptr: self.buf.arg_ptr(),
+            shape: &self.shape,
+            elem: T::TYPE,
+            mutable,
+            backend: self.buf.backend(),
+        }
+    }
+}
+
+impl<T: DeviceScalar> fmt::Debug for DeviceArray<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DeviceArray")
+            .field("elem", &T::TYPE.rust_name())
+            .field("shape", &self.shape)
+            .field("backend", &self.buf.backend().to_string())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{array, Array2, Ix1, Ix2, Ix3, IxDyn};
+
+    #[test]
+    fn round_trips() {
+        let v: Vec<f32> = (0..10).map(|i| i as f32 * 0.5).collect();
+        let a = to_device(&v).unwrap();
+        assert_eq!(a.shape(), &[10]);
+        assert_eq!(a.copy_to_host().unwrap(), v);
+        let s = to_device(&v[2..5]).unwrap();
+        assert_eq!(s.copy_to_host().unwrap(), &v[2..5]);
+        let arr = to_device(&[1u8, 2, 3]).unwrap();
+        assert_eq!(arr.copy_to_host().unwrap(), [1, 2, 3]);
+        assert_eq!(arr.size_bytes(), 3);
+
+        let m: Array2<i64> = array![[1, 2, 3], [4, 5, 6]];
+        let d = to_device(&m).unwrap();
+        assert_eq!(d.shape(), &[2, 3]);
+        assert_eq!(d.copy_to_ndarray::<Ix2>().unwrap(), m);
+        assert_eq!(
+            d.copy_to_ndarray::<IxDyn>()
+                .unwrap()
+                .into_dimensionality::<Ix2>()
+                .unwrap(),
+            m
+        );
+
+        // A transposed view is not in standard layout: copied in C order first.
+        let t = m.t();
+        assert!(!t.is_standard_layout());
+        let dt = to_device(&t).unwrap();
+        assert_eq!(dt.shape(), &[3, 2]);
+        assert_eq!(dt.copy_to_host().unwrap(), vec![1, 4, 2, 5, 3, 6]);
+        assert_eq!(dt.copy_to_ndarray::<Ix2>().unwrap(), t);
+
+        let mut z = zeros::<u32>((2, 2, 2)).unwrap();
+        assert_eq!(z.copy_to_host().unwrap(), vec![0; 8]);
+        z.copy_from_host(&[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+        let mut out = [0u32; 8];
+        z.copy_to_host_into(&mut out).unwrap();
+        assert_eq!(out, [1, 2, 3, 4, 5, 6, 7, 8]);
+        let r = z.reshape([4, 2]).unwrap();
+        assert_eq!(
+            r.copy_to_ndarray::<Ix2>().unwrap(),
+            array![[1, 2], [3, 4], [5, 6], [7, 8]]
+        );
+        assert!(format!("{r:?}").contains("[4, 2]"));
+
+        let e = device_array::<f64>([0, 5]).unwrap();
+        assert!(e.is_empty());
+        assert_eq!(e.copy_to_host().unwrap(), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn shape_errors() {
+        assert!(matches!(zeros::<f32>([usize::MAX, 2]), Err(Error::InvalidShape(_))));
+        assert!(matches!(zeros::<f64>(usize::MAX / 4), Err(Error::InvalidShape(_))));
+        assert!(matches!(zeros::<f32>(Vec::new()), Err(Error::InvalidShape(_))));
+        assert!(matches!(zeros::<f32>([1, 1, 1, 1]), Err(Error::InvalidShape(_))));
+        let four_d = ndarray::Array4::<f32>::zeros((1, 1, 1, 1));
+        assert!(matches!(to_device(&four_d), Err(Error::InvalidShape(_))));
+
+        let a = zeros::<f32>((2, 3)).unwrap();
+        assert!(matches!(a.copy_to_ndarray::<Ix1>(), Err(Error::ShapeMismatch(_))));
+        assert!(matches!(a.copy_to_ndarray::<Ix3>(), Err(Error::ShapeMismatch(_))));
+        let mut small = [0f32; 5];
+        assert!(matches!(a.copy_to_host_into(&mut small), Err(Error::ShapeMismatch(_))));
+        let mut a = a;
+        assert!(matches!(a.copy_from_host(&[1.0; 7]), Err(Error::ShapeMismatch(_))));
+        assert!(matches!(a.reshape(7), Err(Error::ShapeMismatch(_))));
+    }
+}

@@ -1,0 +1,456 @@
+//! Backends (where kernels run and arrays live) and how one is chosen.
+//!
+//! The backend is chosen once per process from the environment variable
+//! `GPUJIT_BACKEND` (like Numba's `NUMBA_ENABLE_CUDASIM`):
+//!
+//! | value | backend |
+//! |---|---|
+//! | `auto` (default, also when unset or empty) | CUDA if it can run here, else the CPU |
+//! | `cpu` | the CPU backend: every core, CUDA semantics |
+//! | `cuda` | CUDA, or an error if it cannot run |
+//!
+//! This build has no CUDA backend yet: `auto` always selects the CPU and says
+//! why, `cuda` makes [`current_backend`] fail with advice to use
+//! `GPUJIT_BACKEND=cpu`.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::cpu::CpuBackend;
+use crate::error::{Error, Result};
+use crate::kernel_def::{ArgPtr, KernelArg, KernelDef};
+use crate::launch::LaunchConfig;
+
+/// The kinds of backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// Native Rust on all CPU cores (rayon), with CUDA's block/thread semantics.
+    Cpu,
+    /// An NVIDIA GPU through the CUDA driver and NVRTC.
+    Cuda,
+}
+
+impl fmt::Display for BackendKind {
+    /// `CPU` or `CUDA`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BackendKind::Cpu => "CPU",
+            BackendKind::Cuda => "CUDA",
+        })
+    }
+}
+
+/// A place where kernels run and arrays live.
+pub trait Backend: Send + Sync + fmt::Debug {
+    /// Which kind of backend this is.
+    fn kind(&self) -> BackendKind;
+
+    /// A one-line description for logs, e.g. `"CPU (2 worker threads, rayon)"`.
+    fn description(&self) -> String;
+
+    /// Allocates `bytes` bytes of zero-filled memory on this backend, aligned to
+    /// at least 16 bytes.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] if the memory cannot be allocated; backend-specific
+    /// errors ([`Error::Cuda`]) otherwise.
+    fn alloc_zeroed(&self, bytes: usize) -> Result<Box<dyn DeviceBuffer>>;
+
+    /// Runs `kernel` on the grid `cfg` with `args` and (on the CPU) waits for it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLaunchConfig`], [`Error::ArgumentMismatch`],
+    /// [`Error::WrongBackend`] if an array lives on another backend, and
+    /// [`Error::KernelFault`] if a thread faulted (CPU backend).
+    fn launch(&self, kernel: &KernelDef, cfg: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<()>;
+
+    /// Waits for every launch issued so far (a no-op on the CPU).
+    ///
+    /// # Errors
+    /// Errors of earlier asynchronous launches (CUDA).
+    fn synchronize(&self) -> Result<()>;
+}
+
+/// Memory owned by a backend: the storage of a [`DeviceArray`](crate::DeviceArray).
+pub trait DeviceBuffer: Send + Sync + fmt::Debug {
+    /// The backend that owns the memory.
+    fn backend(&self) -> BackendKind;
+
+    /// Size in bytes.
+    fn byte_len(&self) -> usize;
+
+    /// The pointer handed to kernels. Stable for the life of the buffer.
+    fn arg_ptr(&self) -> ArgPtr;
+
+    /// Copies `dst.len()` bytes starting at `byte_offset` into `dst`.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] if `byte_offset + dst.len()` overflows or exceeds
+    /// [`byte_len`](DeviceBuffer::byte_len).
+    fn read(&self, byte_offset: usize, dst: &mut [u8]) -> Result<()>;
+
+    /// Copies `src` into the buffer starting at `byte_offset`.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] if `byte_offset + src.len()` overflows or exceeds
+    /// [`byte_len`](DeviceBuffer::byte_len).
+    fn write(&mut self, byte_offset: usize, src: &[u8]) -> Result<()>;
+}
+
+/// Checks that `[offset, offset + len)` lies in a buffer of `byte_len` bytes.
+fn check_range(offset: usize, len: usize, byte_len: usize, what: &str) -> Result<()> {
+    match offset.checked_add(len) {
+        Some(end) if end <= byte_len => Ok(()),
+        _ => Err(Error::OutOfRange(format!(
+            "{what} of {len} bytes at byte offset {offset} runs past the end of a {byte_len}-byte buffer; copy fewer elements or use a larger array"
+        ))),
+    }
+}
+
+/// Zero-filled host memory aligned to 16 bytes: the buffer of the CPU backend.
+pub struct HostBuffer {
+    /// Start of the allocation (dangling, but aligned, when `bytes == 0`).
+    ptr: std::ptr::NonNull<u8>,
+    bytes: usize,
+}
+
+// SAFETY: the buffer owns its allocation; all accesses go through the raw
+// pointer with `&self`/`&mut self` discipline for host copies. Kernels access it
+// through bounds-checked `View`s while the owning `DeviceArray` is borrowed.
+unsafe impl Send for HostBuffer {}
+// SAFETY: see `Send`; `&HostBuffer` only allows reads from the host.
+unsafe impl Sync for HostBuffer {}
+
+const HOST_ALIGN: usize = 16;
+
+impl HostBuffer {
+    /// Allocates `bytes` zeroed bytes, aligned to 16.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] if the size is too large for the host or the
+    /// allocation fails.
+    pub fn new_zeroed(bytes: usize) -> Result<HostBuffer> {
+        if bytes == 0 {
+            return Ok(HostBuffer {
+                ptr: std::ptr::NonNull::<u128>::dangling().cast(),
+                bytes,
+            });
+        }
+        let layout = std::alloc::Layout::from_size_align(bytes, HOST_ALIGN).map_err(|_| {
+            Error::OutOfRange(format!(
+                "{bytes} bytes is more memory than this host can address; use a smaller array"
+            ))
+        })?;
+        // SAFETY: `layout` has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        match std::ptr::NonNull::new(ptr) {
+            Some(ptr) => Ok(HostBuffer { ptr, bytes }),
+            None => Err(Error::OutOfRange(format!(
+                "cannot allocate {bytes} bytes of host memory for an array (out of memory); use a smaller array"
+            ))),
+        }
+    }
+}
+
+impl Drop for HostBuffer {
+    fn drop(&mut self) {
+        if self.bytes > 0 {
+            // SAFETY: allocated in `new_zeroed` with exactly this layout (which was valid then).
+            unsafe {
+                std::alloc::dealloc(
+                    self.ptr.as_ptr(),
+                    std::alloc::Layout::from_size_align_unchecked(self.bytes, HOST_ALIGN),
+                );
+            }
+        }
+    }
+}
+
+impl fmt::Debug for HostBuffer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HostBuffer({} bytes at {:p})", self.bytes, self.ptr)
+    }
+}
+
+impl DeviceBuffer for HostBuffer {
+    fn backend(&self) -> BackendKind {
+        BackendKind::Cpu
+    }
+
+    fn byte_len(&self) -> usize {
+        self.bytes
+    }
+
+    fn arg_ptr(&self) -> ArgPtr {
+        ArgPtr::Host(self.ptr.as_ptr())
+    }
+
+    fn read(&self, byte_offset: usize, dst: &mut [u8]) -> Result<()> {
+        check_range(byte_offset, dst.len(), self.bytes, "a read")?;
+        // SAFETY: the range lies in the allocation (checked above); `dst` is a
+        // distinct Rust borrow, so the regions do not overlap.
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(byte_offset), dst.as_mut_ptr(), dst.len()) };
+        Ok(())
+    }
+
+    fn write(&mut self, byte_offset: usize, src: &[u8]) -> Result<()> {
+        check_range(byte_offset, src.len(), self.bytes, "a write")?;
+        // SAFETY: as in `read`.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.as_ptr().add(byte_offset), src.len()) };
+        Ok(())
+    }
+}
+
+/// The value of `GPUJIT_BACKEND`, parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Requested {
+    /// `auto`, empty or unset: CUDA when it can run, else the CPU.
+    Auto,
+    /// `cpu`.
+    Cpu,
+    /// `cuda`.
+    Cuda,
+}
+
+impl Requested {
+    /// Parses a `GPUJIT_BACKEND` value (`None` = unset). Case and surrounding
+    /// whitespace are ignored; empty means `auto`.
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] naming the accepted values.
+    pub fn parse(value: Option<&str>) -> Result<Requested> {
+        let Some(raw) = value else {
+            return Ok(Requested::Auto);
+        };
+        match raw.trim().to_ascii_lowercase().as_str() {
+            "" | "auto" => Ok(Requested::Auto),
+            "cpu" => Ok(Requested::Cpu),
+            "cuda" => Ok(Requested::Cuda),
+            _ => Err(Error::BackendUnavailable {
+                requested: raw.to_string(),
+                reason: format!(
+                    "GPUJIT_BACKEND=`{raw}` is not one of `auto`, `cpu`, `cuda`; set one of those or unset it"
+                ),
+            }),
+        }
+    }
+
+    /// `"auto"`, `"cpu"` or `"cuda"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Requested::Auto => "auto",
+            Requested::Cpu => "cpu",
+            Requested::Cuda => "cuda",
+        }
+    }
+}
+
+/// Which backend gpujit chose, what was asked for, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Detection {
+    /// The backend selected (for `GPUJIT_BACKEND=cuda` this is CUDA even when it
+    /// cannot run; [`current_backend`] then fails).
+    pub kind: BackendKind,
+    /// The value of `GPUJIT_BACKEND`: `"auto"`, `"cpu"`, `"cuda"` (or the
+    /// invalid value that was found).
+    pub requested: String,
+    /// Why this backend was selected, or why it cannot run.
+    pub reason: String,
+    outcome: Outcome,
+}
+
+/// What [`current_backend`] returns for a [`Detection`]. A CUDA backend adds
+/// one variant here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Cpu,
+    Unavailable,
+}
+
+static CPU_BACKEND: CpuBackend = CpuBackend;
+
+impl Detection {
+    /// Detection for a `GPUJIT_BACKEND` value (`None` = unset); `cuda_driver_present`
+    /// is asked only when CUDA is a candidate.
+    pub(crate) fn from_request(value: Option<&str>, cuda_driver_present: impl FnOnce() -> bool) -> Detection {
+        let requested = match Requested::parse(value) {
+            Ok(r) => r,
+            Err(e) => {
+                let reason = match e {
+                    Error::BackendUnavailable { reason, .. } => reason,
+                    other => other.to_string(),
+                };
+                return Detection {
+                    kind: BackendKind::Cpu,
+                    requested: value.unwrap_or_default().to_string(),
+                    reason,
+                    outcome: Outcome::Unavailable,
+                };
+            }
+        };
+        let no_cuda_reason = |present: bool| {
+            if present {
+                "a CUDA driver (libcuda.so) was found, but this build of gpujit has no CUDA backend yet".to_string()
+            } else {
+                "no CUDA driver (libcuda.so) was found".to_string()
+            }
+        };
+        let (kind, reason, outcome) = match requested {
+            Requested::Cpu => (
+                BackendKind::Cpu,
+                "requested with GPUJIT_BACKEND=cpu".to_string(),
+                Outcome::Cpu,
+            ),
+            Requested::Auto => (BackendKind::Cpu, no_cuda_reason(cuda_driver_present()), Outcome::Cpu),
+            Requested::Cuda => (
+                BackendKind::Cuda,
+                no_cuda_reason(cuda_driver_present()),
+                Outcome::Unavailable,
+            ),
+        };
+        Detection {
+            kind,
+            requested: requested.as_str().to_string(),
+            reason,
+            outcome,
+        }
+    }
+
+    /// The backend this detection selects.
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] with the reason and the advice to set
+    /// `GPUJIT_BACKEND=cpu`, if the requested backend cannot run or the
+    /// value of `GPUJIT_BACKEND` is invalid.
+    pub fn backend(&self) -> Result<&'static dyn Backend> {
+        match self.outcome {
+            Outcome::Cpu => Ok(&CPU_BACKEND),
+            Outcome::Unavailable => Err(Error::BackendUnavailable {
+                requested: self.requested.clone(),
+                reason: format!("{}; set GPUJIT_BACKEND=cpu to run kernels on the CPU", self.reason),
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Detection {
+    /// E.g. `CPU backend (GPUJIT_BACKEND=auto: no CUDA driver (libcuda.so) was found)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.outcome {
+            Outcome::Unavailable => {
+                write!(
+                    f,
+                    "no usable backend (GPUJIT_BACKEND={}: {})",
+                    self.requested, self.reason
+                )
+            }
+            Outcome::Cpu => write!(
+                f,
+                "{} backend (GPUJIT_BACKEND={}: {})",
+                self.kind, self.requested, self.reason
+            ),
+        }
+    }
+}
+
+/// Whether the CUDA driver library can be loaded. Never panics.
+fn cuda_driver_present() -> bool {
+    // SAFETY: `is_culib_present` only tries to `dlopen` the driver library
+    // and closes it again.
+    std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() }).unwrap_or(false)
+}
+
+/// Reads `GPUJIT_BACKEND` and decides which backend to use (probing for the
+/// CUDA driver when CUDA is a candidate). Not cached; [`current_backend`] caches
+/// its own result.
+pub fn detect() -> Detection {
+    let value = std::env::var("GPUJIT_BACKEND").map_err(|e| match e {
+        std::env::VarError::NotPresent => None,
+        std::env::VarError::NotUnicode(v) => Some(v.to_string_lossy().into_owned()),
+    });
+    match value {
+        Ok(v) => Detection::from_request(Some(&v), cuda_driver_present),
+        Err(None) => Detection::from_request(None, cuda_driver_present),
+        Err(Some(v)) => Detection::from_request(Some(&v), cuda_driver_present),
+    }
+}
+
+static DETECTION: OnceLock<Detection> = OnceLock::new();
+
+/// The detection [`current_backend`] uses: [`detect`], run once per process.
+pub fn current_detection() -> &'static Detection {
+    DETECTION.get_or_init(detect)
+}
+
+/// The backend that arrays are allocated on and kernels run on, chosen once per
+/// process (see the [module docs](self)).
+///
+/// # Errors
+/// [`Error::BackendUnavailable`] if `GPUJIT_BACKEND` is invalid, or asks for a
+/// backend that cannot run here (the message says to set `GPUJIT_BACKEND=cpu`).
+pub fn current_backend() -> Result<&'static dyn Backend> {
+    current_detection().backend()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_backend_values() {
+        assert_eq!(Requested::parse(None).unwrap(), Requested::Auto);
+        assert_eq!(Requested::parse(Some("")).unwrap(), Requested::Auto);
+        assert_eq!(Requested::parse(Some(" AUTO ")).unwrap(), Requested::Auto);
+        assert_eq!(Requested::parse(Some("cpu")).unwrap(), Requested::Cpu);
+        assert_eq!(Requested::parse(Some("Cuda")).unwrap(), Requested::Cuda);
+        let err = Requested::parse(Some("gpu")).unwrap_err().to_string();
+        assert!(err.contains("`auto`, `cpu`, `cuda`"), "{err}");
+        assert!(err.contains("gpu"), "{err}");
+    }
+
+    #[test]
+    fn detection_outcomes() {
+        let d = Detection::from_request(None, || false);
+        assert_eq!((d.kind, d.requested.as_str()), (BackendKind::Cpu, "auto"));
+        assert!(d.reason.contains("no CUDA driver"), "{d}");
+        assert_eq!(d.backend().unwrap().kind(), BackendKind::Cpu);
+
+        let d = Detection::from_request(Some("auto"), || true);
+        assert!(d.reason.contains("no CUDA backend yet"), "{d}");
+        assert_eq!(d.backend().unwrap().kind(), BackendKind::Cpu);
+
+        let d = Detection::from_request(Some("cpu"), || panic!("must not probe for CUDA when cpu is requested"));
+        assert_eq!(d.backend().unwrap().kind(), BackendKind::Cpu);
+
+        let d = Detection::from_request(Some("cuda"), || false);
+        assert_eq!(d.kind, BackendKind::Cuda);
+        let err = d.backend().unwrap_err();
+        assert!(
+            matches!(&err, Error::BackendUnavailable { requested, .. } if requested == "cuda"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("GPUJIT_BACKEND=cpu"), "{err}");
+
+        let d = Detection::from_request(Some("tpu"), || false);
+        let err = d.backend().unwrap_err().to_string();
+        assert!(err.contains("`auto`, `cpu`, `cuda`"), "{err}");
+    }
+
+    #[test]
+    fn host_buffer_bounds() {
+        let mut b = HostBuffer::new_zeroed(10).unwrap();
+        assert_eq!(b.byte_len(), 10);
+        assert!(matches!(b.arg_ptr(), ArgPtr::Host(p) if p.cast::<u128>().is_aligned()));
+        b.write(8, &[1, 2]).unwrap();
+        let mut out = [9u8; 10];
+        b.read(0, &mut out).unwrap();
+        assert_eq!(out, [0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
+        assert!(matches!(b.write(9, &[1, 2]), Err(Error::OutOfRange(_))));
+        assert!(matches!(b.read(11, &mut []), Err(Error::OutOfRange(_))));
+        assert!(matches!(b.read(usize::MAX, &mut [0u8; 2]), Err(Error::OutOfRange(_))));
+        assert!(matches!(b.write(usize::MAX, &[0u8; 1]), Err(Error::OutOfRange(_))));
+        let empty = HostBuffer::new_zeroed(0).unwrap();
+        empty.read(0, &mut []).unwrap();
+        assert!(HostBuffer::new_zeroed(usize::MAX).is_err());
+    }
+}

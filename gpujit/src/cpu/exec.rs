@@ -1,0 +1,1118 @@
+//! The CPU executor: runs every thread of a grid with CUDA semantics.
+//!
+//! Blocks run in parallel on all cores (rayon, one task per block, `blockIdx.x`
+//! fastest). Inside a block, a kernel without `syncthreads()` runs its threads
+//! one after another (`threadIdx.x` fastest, then y, then z); a kernel with
+//! barriers runs every thread as a stackful coroutine (corosensei) and a
+//! `syncthreads()` suspends it until every live thread of the block has reached
+//! the barrier or finished.
+
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+use rayon::prelude::*;
+
+use crate::backend::{Backend, BackendKind, DeviceBuffer, HostBuffer};
+use crate::cpu::view::{IntDiv, Space, View};
+use crate::cpu::Idx3;
+use crate::error::{Error, Result};
+use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
+use crate::launch::LaunchConfig;
+use crate::scalar::DeviceScalar;
+
+/// Static shared memory of one kernel (all its `shared_array`s), laid out by
+/// the macro: total size in bytes and the largest element alignment in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SharedLayout {
+    /// Bytes of shared memory per block.
+    pub bytes: usize,
+    /// Required alignment of the buffer in bytes (a power of two; the buffer is
+    /// always aligned to at least 16).
+    pub align: usize,
+}
+
+/// CUDA's limit on static `__shared__` memory per block (48 KiB), enforced on
+/// the CPU too so that a kernel that runs here also compiles for a GPU.
+pub const MAX_SHARED_BYTES: usize = 48 * 1024;
+
+/// Default stack size of a coroutine thread (kernels with barriers), in bytes.
+pub const DEFAULT_STACK_BYTES: usize = 256 * 1024;
+
+/// One launch of a kernel on the CPU backend, handed to the kernel's generated
+/// CPU entry ([`KernelDef::cpu`]), which unpacks its arguments and calls
+/// [`CpuLaunch::run`].
+#[derive(Debug)]
+pub struct CpuLaunch<'a> {
+    kernel: &'a KernelDef,
+    cfg: LaunchConfig,
+}
+
+impl<'a> CpuLaunch<'a> {
+    /// A launch of `kernel` with the (already validated) configuration `cfg`.
+    pub fn new(kernel: &'a KernelDef, cfg: LaunchConfig) -> Self {
+        CpuLaunch { kernel, cfg }
+    }
+
+    /// The kernel being launched.
+    pub fn kernel(&self) -> &'a KernelDef {
+        self.kernel
+    }
+
+    /// The grid and block size.
+    pub fn config(&self) -> &LaunchConfig {
+        &self.cfg
+    }
+
+    /// Runs `body` once per thread of the grid and waits for all of them.
+    ///
+    /// `shared` is the kernel's static shared memory (zeroed at the start of
+    /// every block); `uses_barrier` must be true if `body` calls
+    /// [`Thread::syncthreads`].
+    ///
+    /// # Errors
+    /// - [`Error::KernelFault`] if any thread faulted (out-of-bounds access,
+    ///   integer division by zero, a panic in the body): the first fault (lowest
+    ///   block, then lowest thread of that block) with its coordinates, and the
+    ///   number of faults. The other threads still ran to completion.
+    /// - [`Error::InvalidLaunchConfig`] if `shared` exceeds the CUDA limit of
+    ///   48 KiB per block, or `GPUJIT_CPU_STACK_BYTES` is not a number.
+    pub fn run(&self, shared: SharedLayout, uses_barrier: bool, body: &(dyn Fn(&Thread<'_>) + Sync)) -> Result<()> {
+        if shared.bytes > MAX_SHARED_BYTES {
+            return Err(Error::InvalidLaunchConfig(format!(
+                "kernel `{}` uses {} bytes of shared memory per block, more than the CUDA limit of {MAX_SHARED_BYTES} bytes; use smaller shared arrays",
+                self.kernel.name, shared.bytes
+            )));
+        }
+        let stack_bytes = if uses_barrier { stack_size()? } else { 0 };
+        let grid = [
+            self.cfg.grid.x as usize,
+            self.cfg.grid.y as usize,
+            self.cfg.grid.z as usize,
+        ];
+        let block = [
+            self.cfg.block.x as usize,
+            self.cfg.block.y as usize,
+            self.cfg.block.z as usize,
+        ];
+        let blocks = usize::try_from(self.cfg.grid.volume()).map_err(|_| {
+            Error::InvalidLaunchConfig(format!(
+                "{} blocks do not fit this host's usize",
+                self.cfg.grid.volume()
+            ))
+        })?;
+        let ctx = LaunchCtx {
+            grid,
+            block,
+            gridsize: [grid[0] * block[0], grid[1] * block[1], grid[2] * block[2]],
+            shared,
+            uses_barrier,
+            stack_bytes,
+            body,
+            faults: AtomicUsize::new(0),
+            first: Mutex::new(None),
+        };
+        (0..blocks).into_par_iter().for_each(|b| ctx.run_block(b));
+
+        let faults = ctx.faults.load(Ordering::Relaxed);
+        if faults == 0 {
+            return Ok(());
+        }
+        let first = ctx.first.into_inner().unwrap_or_else(|e| e.into_inner());
+        let (block, thread, message) = match first {
+            Some(f) => (f.block, f.thread, f.message),
+            None => ([0; 3], [0; 3], "unknown fault".to_string()),
+        };
+        Err(Error::KernelFault {
+            kernel: self.kernel.name.to_string(),
+            block,
+            thread,
+            message,
+            faults,
+        })
+    }
+}
+
+/// The first fault of a block (or of the launch).
+struct Fault {
+    /// Linear block index.
+    block_key: usize,
+    /// Linear thread index in the block.
+    thread_key: usize,
+    block: [u32; 3],
+    thread: [u32; 3],
+    message: String,
+}
+
+/// What every block of a launch shares.
+struct LaunchCtx<'a> {
+    grid: [usize; 3],
+    block: [usize; 3],
+    gridsize: [usize; 3],
+    shared: SharedLayout,
+    uses_barrier: bool,
+    stack_bytes: usize,
+    body: &'a (dyn Fn(&Thread<'_>) + Sync),
+    faults: AtomicUsize,
+    first: Mutex<Option<Fault>>,
+}
+
+/// Per-block state, owned by the OS thread that runs the block.
+struct BlockCtx<'a> {
+    launch: &'a LaunchCtx<'a>,
+    linear: usize,
+    idx: [usize; 3],
+    /// `blockIdx * blockDim` per axis.
+    base: [usize; 3],
+    shared_ptr: *mut u8,
+    shared_len: usize,
+    fault_count: Cell<usize>,
+    first: RefCell<Option<Fault>>,
+}
+
+fn to_u32x3(v: [usize; 3]) -> [u32; 3] {
+    v.map(|c| u32::try_from(c).unwrap_or(u32::MAX))
+}
+
+impl LaunchCtx<'_> {
+    fn run_block(&self, linear: usize) {
+        let idx = [
+            linear % self.grid[0],
+            (linear / self.grid[0]) % self.grid[1],
+            linear / (self.grid[0] * self.grid[1]),
+        ];
+        let mut shared = SharedBuf::take(self.shared);
+        let (shared_ptr, shared_len) = shared.zeroed_region(self.shared);
+        let b = BlockCtx {
+            launch: self,
+            linear,
+            idx,
+            base: [idx[0] * self.block[0], idx[1] * self.block[1], idx[2] * self.block[2]],
+            shared_ptr,
+            shared_len,
+            fault_count: Cell::new(0),
+            first: RefCell::new(None),
+        };
+        let mut current = [0usize; 3];
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            if self.uses_barrier {
+                b.run_coroutines(&mut current);
+            } else {
+                b.run_sequential(&mut current);
+            }
+        }));
+        if let Err(payload) = outcome {
+            b.record(
+                current,
+                format!(
+                    "kernel panicked: {}",
+                    panic_message(&*payload).unwrap_or("(non-string panic payload)")
+                ),
+            );
+        }
+        shared.give_back();
+        b.publish();
+    }
+}
+
+impl BlockCtx<'_> {
+    /// Fast path: threads one after another, x fastest.
+    fn run_sequential(&self, current: &mut [usize; 3]) {
+        let [bx, by, bz] = self.launch.block;
+        let body = self.launch.body;
+        for z in 0..bz {
+            for y in 0..by {
+                for x in 0..bx {
+                    *current = [x, y, z];
+                    body(&Thread {
+                        block: self,
+                        tid: [x, y, z],
+                        yielder: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Barrier path: one coroutine per thread, resumed round after round.
+    fn run_coroutines(&self, current: &mut [usize; 3]) {
+        let [bx, by, _] = self.launch.block;
+        let n = self.launch.block.iter().product::<usize>();
+        let tid_of = |i: usize| [i % bx, (i / bx) % by, i / (bx * by)];
+        let body = self.launch.body;
+        let mut coros: Vec<Option<Coro>> = Vec::with_capacity(n);
+        for i in 0..n {
+            let tid = tid_of(i);
+            let stack = match StackPool::take(self.launch.stack_bytes) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.record(
+                        tid,
+                        format!(
+                            "cannot allocate a {}-byte coroutine stack for a thread of a kernel with syncthreads(): {e}; set GPUJIT_CPU_STACK_BYTES lower or use smaller blocks",
+                            self.launch.stack_bytes
+                        ),
+                    );
+                    // The coroutines made so far never started: dropping them
+                    // just drops their closures.
+                    return;
+                }
+            };
+            // SAFETY: the closure borrows `self` and `body`, which outlive every
+            // coroutine: all of them live in `coros`, which is dropped (after
+            // each coroutine completed, or on unwinding, which force-unwinds
+            // the suspended ones) before this function returns.
+            let coro = unsafe {
+                Coro::with_stack_unchecked(stack, move |y: &Yielder<(), ()>, ()| {
+                    let t = Thread {
+                        block: self,
+                        tid,
+                        yielder: Some(y),
+                    };
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&t))) {
+                        match panic_message(&*payload) {
+                            Some(m) => t.fault(format_args!("kernel panicked: {m}")),
+                            // Not a panic of the kernel body (e.g. corosensei's
+                            // forced unwind): let it go on.
+                            None => resume_unwind(payload),
+                        }
+                    }
+                })
+            };
+            coros.push(Some(coro));
+        }
+        let mut live = n;
+        while live > 0 {
+            for (i, slot) in coros.iter_mut().enumerate() {
+                let Some(coro) = slot else { continue };
+                *current = tid_of(i);
+                if let CoroutineResult::Return(()) = coro.resume(()) {
+                    if let Some(done) = slot.take() {
+                        StackPool::give_back(done.into_stack());
+                    }
+                    live -= 1;
+                }
+            }
+        }
+    }
+
+    /// Records a fault of thread `tid` of this block (no locking: a block runs
+    /// on one OS thread).
+    #[cold]
+    fn record(&self, tid: [usize; 3], message: impl fmt::Display) {
+        self.fault_count.set(self.fault_count.get() + 1);
+        let [bx, by, _] = self.launch.block;
+        let key = (tid[2] * by + tid[1]) * bx + tid[0];
+        let keep = self
+            .first
+            .try_borrow()
+            .is_ok_and(|f| f.as_ref().is_none_or(|f| key < f.thread_key));
+        if keep {
+            // Formatted outside any borrow: the message's `Display` may fault again.
+            let message = message.to_string();
+            if let Ok(mut first) = self.first.try_borrow_mut() {
+                *first = Some(Fault {
+                    block_key: self.linear,
+                    thread_key: key,
+                    block: to_u32x3(self.idx),
+                    thread: to_u32x3(tid),
+                    message,
+                });
+            }
+        }
+    }
+
+    /// Merges this block's faults into the launch's.
+    fn publish(self) {
+        let count = self.fault_count.get();
+        if count == 0 {
+            return;
+        }
+        self.launch.faults.fetch_add(count, Ordering::Relaxed);
+        if let Some(f) = self.first.into_inner() {
+            let mut first = self.launch.first.lock().unwrap_or_else(|e| e.into_inner());
+            if first.as_ref().is_none_or(|g| f.block_key < g.block_key) {
+                *first = Some(f);
+            }
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> Option<&str> {
+    payload
+        .downcast_ref::<&'static str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+}
+
+type Coro = Coroutine<(), (), (), DefaultStack>;
+
+/// The context of one kernel thread on the CPU backend: its coordinates, the
+/// intrinsics (`grid`, `thread_idx`, `syncthreads`, shared memory, ...) and
+/// fault reporting. The generated CPU code receives one per thread.
+pub struct Thread<'a> {
+    block: &'a BlockCtx<'a>,
+    tid: [usize; 3],
+    yielder: Option<&'a Yielder<(), ()>>,
+}
+
+impl fmt::Debug for Thread<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Thread(block {:?}, thread {:?})", self.block.idx, self.tid)
+    }
+}
+
+impl Thread<'_> {
+    /// `grid(1)`: `blockIdx.x * blockDim.x + threadIdx.x`.
+    #[inline]
+    pub fn grid1(&self) -> usize {
+        self.block.base[0] + self.tid[0]
+    }
+
+    /// `grid(2)`: the global `(x, y)` index.
+    #[inline]
+    pub fn grid2(&self) -> (usize, usize) {
+        (self.block.base[0] + self.tid[0], self.block.base[1] + self.tid[1])
+    }
+
+    /// `grid(3)`: the global `(x, y, z)` index.
+    #[inline]
+    pub fn grid3(&self) -> (usize, usize, usize) {
+        (
+            self.block.base[0] + self.tid[0],
+            self.block.base[1] + self.tid[1],
+            self.block.base[2] + self.tid[2],
+        )
+    }
+
+    /// `gridsize(1)`: `gridDim.x * blockDim.x`, threads along x.
+    #[inline]
+    pub fn gridsize1(&self) -> usize {
+        self.block.launch.gridsize[0]
+    }
+
+    /// `gridsize(2)`: threads along `(x, y)`.
+    #[inline]
+    pub fn gridsize2(&self) -> (usize, usize) {
+        let g = &self.block.launch.gridsize;
+        (g[0], g[1])
+    }
+
+    /// `gridsize(3)`: threads along `(x, y, z)`.
+    #[inline]
+    pub fn gridsize3(&self) -> (usize, usize, usize) {
+        let g = &self.block.launch.gridsize;
+        (g[0], g[1], g[2])
+    }
+
+    /// `threadIdx`.
+    #[inline]
+    pub fn thread_idx(&self) -> Idx3 {
+        Idx3 {
+            x: self.tid[0],
+            y: self.tid[1],
+            z: self.tid[2],
+        }
+    }
+
+    /// `blockIdx`.
+    #[inline]
+    pub fn block_idx(&self) -> Idx3 {
+        let b = &self.block.idx;
+        Idx3 {
+            x: b[0],
+            y: b[1],
+            z: b[2],
+        }
+    }
+
+    /// `blockDim`.
+    #[inline]
+    pub fn block_dim(&self) -> Idx3 {
+        let b = &self.block.launch.block;
+        Idx3 {
+            x: b[0],
+            y: b[1],
+            z: b[2],
+        }
+    }
+
+    /// `gridDim`.
+    #[inline]
+    pub fn grid_dim(&self) -> Idx3 {
+        let g = &self.block.launch.grid;
+        Idx3 {
+            x: g[0],
+            y: g[1],
+            z: g[2],
+        }
+    }
+
+    /// `__syncthreads()`: waits until every thread of the block that has not
+    /// finished reaches a barrier. Records a fault (a gpujit bug) if the kernel
+    /// was launched without barrier support.
+    #[inline]
+    pub fn syncthreads(&self) {
+        match self.yielder {
+            Some(y) => y.suspend(()),
+            None => self.fault("syncthreads() called in a kernel compiled without barriers (gpujit bug)"),
+        }
+    }
+
+    /// The block's shared array at `byte_offset` (bytes from the start of the
+    /// block's shared memory) with shape `dims` (1-3 dimensions, C order) and
+    /// elements of type `T`; `name` is used in fault messages.
+    ///
+    /// If the array does not fit the kernel's [`SharedLayout`] or is misaligned
+    /// (a gpujit bug), records a fault and returns an empty view.
+    #[inline]
+    pub fn shared<T: DeviceScalar>(&self, byte_offset: usize, dims: &[usize], name: &'static str) -> View<T> {
+        let size = std::mem::size_of::<T>();
+        let fits = (1..=3).contains(&dims.len())
+            && byte_offset & (std::mem::align_of::<T>() - 1) == 0
+            && dims
+                .iter()
+                .try_fold(size, |acc, &d| acc.checked_mul(d))
+                .and_then(|bytes| byte_offset.checked_add(bytes))
+                .is_some_and(|end| end <= self.block.shared_len);
+        if !fits {
+            self.fault(format_args!(
+                "shared array `{name}` of shape {dims:?} at byte offset {byte_offset} does not fit the block's {} bytes of shared memory (gpujit bug)",
+                self.block.shared_len
+            ));
+            return View::empty(Space::Shared, name);
+        }
+        // SAFETY: `byte_offset + size_of::<T>() * product(dims) <= shared_len`,
+        // so the pointer stays inside the block's shared buffer; the buffer
+        // is 16-byte aligned (or more) and `byte_offset` is a multiple of
+        // `align_of::<T>()` (at most 8).
+        View::shared(
+            unsafe { self.block.shared_ptr.add(byte_offset) }.cast::<T>(),
+            dims,
+            name,
+        )
+    }
+
+    /// Records a fault of this thread: the launch then returns
+    /// [`Error::KernelFault`]. The thread goes on running.
+    #[cold]
+    #[inline(never)]
+    pub fn fault(&self, message: impl fmt::Display) {
+        self.block.record(self.tid, message);
+    }
+
+    /// Integer `a / b` as [`IntDiv::div_or_fault`]: 0 and a fault if `b == 0`.
+    #[inline]
+    pub fn div<T: IntDiv>(&self, a: T, b: T) -> T {
+        a.div_or_fault(b, self)
+    }
+
+    /// Integer `a % b` as [`IntDiv::rem_or_fault`]: 0 and a fault if `b == 0`.
+    #[inline]
+    pub fn rem<T: IntDiv>(&self, a: T, b: T) -> T {
+        a.rem_or_fault(b, self)
+    }
+}
+
+/// Stack size of a coroutine thread: `GPUJIT_CPU_STACK_BYTES` or 256 KiB.
+fn stack_size() -> Result<usize> {
+    static SIZE: OnceLock<std::result::Result<usize, String>> = OnceLock::new();
+    SIZE.get_or_init(|| match std::env::var("GPUJIT_CPU_STACK_BYTES") {
+        Err(_) => Ok(DEFAULT_STACK_BYTES),
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(n) if (16 * 1024..=1 << 30).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "GPUJIT_CPU_STACK_BYTES=`{v}` is not a stack size in bytes between 16384 and 1073741824; unset it for the default of {DEFAULT_STACK_BYTES}"
+            )),
+        },
+    })
+    .clone()
+    .map_err(Error::InvalidLaunchConfig)
+}
+
+thread_local! {
+    static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+    static SHARED: Cell<Vec<u128>> = const { Cell::new(Vec::new()) };
+}
+
+/// Coroutine stacks reused across blocks on the same OS thread (an `mmap` per
+/// coroutine would dominate the cost of small blocks).
+struct StackPool;
+
+impl StackPool {
+    fn take(bytes: usize) -> std::io::Result<DefaultStack> {
+        let pooled = STACKS
+            .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()))
+            .ok()
+            .flatten();
+        match pooled {
+            Some(s) => Ok(s),
+            None => DefaultStack::new(bytes),
+        }
+    }
+
+    fn give_back(stack: DefaultStack) {
+        let mut stack = Some(stack);
+        let _ = STACKS.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                // At most one stack per thread of the largest block.
+                if s.len() < crate::launch::MAX_THREADS_PER_BLOCK as usize {
+                    s.extend(stack.take());
+                }
+            }
+        });
+    }
+}
+
+/// The shared-memory buffer of a block, taken from (and given back to) a
+/// per-OS-thread cache.
+struct SharedBuf {
+    words: Vec<u128>,
+}
+
+impl SharedBuf {
+    fn take(layout: SharedLayout) -> SharedBuf {
+        if layout.bytes == 0 {
+            return SharedBuf { words: Vec::new() };
+        }
+        SharedBuf {
+            words: SHARED.try_with(Cell::take).unwrap_or_default(),
+        }
+    }
+
+    /// Zeroes and returns `layout.bytes` bytes aligned to `max(layout.align, 16)`.
+    fn zeroed_region(&mut self, layout: SharedLayout) -> (*mut u8, usize) {
+        if layout.bytes == 0 {
+            return (std::ptr::NonNull::<u128>::dangling().as_ptr().cast(), 0);
+        }
+        // `layout.bytes <= MAX_SHARED_BYTES`, so none of this overflows.
+        let align = layout.align.max(16).checked_next_power_of_two().unwrap_or(16).min(4096);
+        let words = (layout.bytes + align).div_ceil(16);
+        if self.words.len() < words {
+            self.words.resize(words, 0);
+        }
+        let base = self.words.as_mut_ptr().cast::<u8>();
+        let pad = base.align_offset(align).min(align - 16);
+        // SAFETY: the buffer has `bytes + align` bytes, `pad < align`, so
+        // `[pad, pad + bytes)` lies inside it.
+        unsafe {
+            let start = base.add(pad);
+            start.write_bytes(0, layout.bytes);
+            (start, layout.bytes)
+        }
+    }
+
+    fn give_back(self) {
+        if self.words.capacity() > 0 {
+            let words = self.words;
+            let _ = SHARED.try_with(move |s| s.set(words));
+        }
+    }
+}
+
+/// The CPU backend: host memory and the executor above. Launches are
+/// synchronous (they return when every thread has finished).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CpuBackend;
+
+impl Backend for CpuBackend {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cpu
+    }
+
+    fn description(&self) -> String {
+        format!("CPU ({} worker threads, rayon)", rayon::current_num_threads())
+    }
+
+    fn alloc_zeroed(&self, bytes: usize) -> Result<Box<dyn DeviceBuffer>> {
+        Ok(Box::new(HostBuffer::new_zeroed(bytes)?))
+    }
+
+    fn launch(&self, kernel: &KernelDef, cfg: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<()> {
+        cfg.validate()?;
+        check_args(kernel, args)?;
+        for arg in args {
+            if let KernelArg::Array(a) = arg {
+                if a.backend != BackendKind::Cpu || !matches!(a.ptr, ArgPtr::Host(_)) {
+                    return Err(Error::WrongBackend {
+                        array: a.backend.to_string(),
+                        launch: BackendKind::Cpu.to_string(),
+                    });
+                }
+            }
+        }
+        let launch = CpuLaunch::new(kernel, *cfg);
+        (kernel.cpu)(&launch, args)
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel_def::{ParamDef, ParamKind};
+    use crate::scalar::ScalarType;
+    use crate::DeviceArray;
+
+    fn no_source() -> &'static str {
+        ""
+    }
+
+    const fn kernel(
+        name: &'static str,
+        params: &'static [ParamDef],
+        cpu: crate::kernel_def::CpuEntry,
+        uses_barrier: bool,
+    ) -> KernelDef {
+        KernelDef {
+            name,
+            params,
+            cuda_source: no_source,
+            cpu,
+            uses_barrier,
+        }
+    }
+
+    const fn array(name: &'static str, elem: ScalarType, ndim: usize, mutable: bool) -> ParamDef {
+        ParamDef {
+            name,
+            kind: ParamKind::Array { elem, ndim, mutable },
+        }
+    }
+
+    fn cfg(grid: impl crate::IntoDim3, block: impl crate::IntoDim3) -> LaunchConfig {
+        LaunchConfig::new(grid, block).unwrap()
+    }
+
+    // (a) every thread of a 2-D grid writes its grid2 index.
+    fn write_grid2_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+        let out = View::<u64>::from_arg(&args[0], "out");
+        l.run(SharedLayout::default(), false, &|t| {
+            let (x, y) = t.grid2();
+            let (ny, nx) = out.dim2();
+            if y < ny && x < nx {
+                let (tid, bid, bdim) = (t.thread_idx(), t.block_idx(), t.block_dim());
+                assert_eq!(x, bid.x * bdim.x + tid.x);
+                assert_eq!(y, bid.y * bdim.y + tid.y);
+                out.st2(t, y, x, (x as u64) | ((y as u64) << 32));
+            }
+        })
+    }
+    static WRITE_GRID2: KernelDef = kernel(
+        "write_grid2",
+        &[array("out", ScalarType::U64, 2, true)],
+        write_grid2_cpu,
+        false,
+    );
+
+    #[test]
+    fn grid2_indices() {
+        let (ny, nx) = (37, 50);
+        let mut out = DeviceArray::<u64>::zeros((ny, nx)).unwrap();
+        let c = cfg(
+            (crate::launch::blocks_for(nx, 16), crate::launch::blocks_for(ny, 8)),
+            (16, 8),
+        );
+        CpuBackend
+            .launch(&WRITE_GRID2, &c, &[KernelArg::array_mut(&mut out)])
+            .unwrap();
+        let host = out.copy_to_host().unwrap();
+        for y in 0..ny {
+            for x in 0..nx {
+                assert_eq!(host[y * nx + x], (x as u64) | ((y as u64) << 32), "element [{y}, {x}]");
+            }
+        }
+    }
+
+    #[test]
+    fn launch_checks_arguments() {
+        let out = DeviceArray::<u64>::zeros((2, 2)).unwrap();
+        let err = CpuBackend
+            .launch(&WRITE_GRID2, &cfg(1, 1), &[KernelArg::array(&out)])
+            .unwrap_err();
+        assert!(matches!(err, Error::ArgumentMismatch { .. }), "{err}");
+        let mut flat = DeviceArray::<u64>::zeros(4).unwrap();
+        let err = CpuBackend
+            .launch(&WRITE_GRID2, &cfg(1, 1), &[KernelArg::array_mut(&mut flat)])
+            .unwrap_err();
+        assert!(matches!(err, Error::ArgumentMismatch { .. }), "{err}");
+    }
+
+    // (b) neighbour exchange through shared memory, correct only with a barrier.
+    fn neighbour_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+        let out = View::<u32>::from_arg(&args[0], "out");
+        l.run(
+            SharedLayout {
+                bytes: 256 * 4,
+                align: 4,
+            },
+            true,
+            &|t| {
+                let s = t.shared::<u32>(0, &[256], "s");
+                let tid = t.thread_idx().x;
+                let blk = t.block_idx().x as u32;
+                s.st(t, tid, blk * 1000 + tid as u32);
+                t.syncthreads();
+                out.st(t, t.grid1(), s.ld(t, (tid + 1) % 256));
+            },
+        )
+    }
+    static NEIGHBOUR: KernelDef = kernel(
+        "neighbour",
+        &[array("out", ScalarType::U32, 1, true)],
+        neighbour_cpu,
+        true,
+    );
+
+    #[test]
+    fn barrier_neighbour_exchange() {
+        let blocks = 8;
+        let mut out = DeviceArray::<u32>::zeros(blocks * 256).unwrap();
+        CpuBackend
+            .launch(&NEIGHBOUR, &cfg(blocks, 256), &[KernelArg::array_mut(&mut out)])
+            .unwrap();
+        let host = out.copy_to_host().unwrap();
+        for b in 0..blocks {
+            for tid in 0..256 {
+                assert_eq!(
+                    host[b * 256 + tid],
+                    (b * 1000 + (tid + 1) % 256) as u32,
+                    "block {b} thread {tid}"
+                );
+            }
+        }
+    }
+
+    // (c) barriers in a loop, a 2-D block, and threads that finish early.
+    const ROUNDS: usize = 5;
+    fn rotate_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+        let out = View::<i64>::from_arg(&args[0], "out");
+        l.run(
+            SharedLayout {
+                bytes: 64 * 8,
+                align: 8,
+            },
+            true,
+            &|t| {
+                let s = t.shared::<i64>(0, &[4, 16], "s");
+                let (x, y) = (t.thread_idx().x, t.thread_idx().y);
+                let n = 64;
+                let tid = y * 16 + x;
+                let blk = t.block_idx().x as i64;
+                let mut v = blk * 100 + tid as i64;
+                for _ in 0..ROUNDS {
+                    s.st2(t, y, x, v);
+                    t.syncthreads();
+                    let next = (tid + 1) % n;
+                    v = s.ld2(t, next / 16, next % 16) + 1000;
+                    t.syncthreads();
+                }
+                out.st(t, t.block_idx().x * n + tid, v);
+                if x == 0 {
+                    // These threads finish now; the others still meet at barriers.
+                    return;
+                }
+                s.st(t, tid, 7);
+                t.syncthreads();
+                t.syncthreads();
+            },
+        )
+    }
+    static ROTATE: KernelDef = kernel("rotate", &[array("out", ScalarType::I64, 1, true)], rotate_cpu, true);
+
+    #[test]
+    fn barrier_in_loop() {
+        let blocks = 3;
+        let mut out = DeviceArray::<i64>::zeros(blocks * 64).unwrap();
+        CpuBackend
+            .launch(&ROTATE, &cfg(blocks, (16, 4)), &[KernelArg::array_mut(&mut out)])
+            .unwrap();
+        let host = out.copy_to_host().unwrap();
+        for b in 0..blocks {
+            for tid in 0..64 {
+                let expect = (b * 100 + (tid + ROUNDS) % 64) as i64 + 1000 * ROUNDS as i64;
+                assert_eq!(host[b * 64 + tid], expect, "block {b} thread {tid}");
+            }
+        }
+    }
+
+    // (d) out-of-bounds reads.
+    fn copy_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+        let src = View::<f32>::from_arg(&args[0], "src");
+        let dst = View::<f32>::from_arg(&args[1], "dst");
+        l.run(SharedLayout::default(), false, &|t| {
+            let i = t.grid1();
+            let v = src.ld(t, i);
+            if i < dst.len() {
+                dst.st(t, i, v + 1.0);
+            }
+        })
+    }
+    static COPY: KernelDef = kernel(
+        "copy",
+        &[
+            array("src", ScalarType::F32, 1, false),
+            array("dst", ScalarType::F32, 1, true),
+        ],
+        copy_cpu,
+        false,
+    );
+
+    #[test]
+    fn out_of_bounds_read_faults() {
+        let src = crate::to_device(&[1.0f32; 10]).unwrap();
+        let mut dst = DeviceArray::<f32>::zeros(16).unwrap();
+        let err = CpuBackend
+            .launch(
+                &COPY,
+                &cfg(2, 8),
+                &[KernelArg::array(&src), KernelArg::array_mut(&mut dst)],
+            )
+            .unwrap_err();
+        match &err {
+            Error::KernelFault {
+                kernel,
+                block,
+                thread,
+                message,
+                faults,
+            } => {
+                assert_eq!(kernel, "copy");
+                assert_eq!(*block, [1, 0, 0]);
+                assert_eq!(*thread, [2, 0, 0]);
+                assert_eq!(*faults, 6);
+                assert_eq!(
+                    message,
+                    "index [10] is out of bounds for global array `src` of shape [10]"
+                );
+            }
+            other => panic!("expected a kernel fault, got {other}"),
+        }
+        let text = err.to_string();
+        assert!(
+            text.contains("block (1, 0, 0) thread (2, 0, 0)") && text.contains("6 faults in all"),
+            "{text}"
+        );
+        // The other threads ran; faulting reads yielded 0.
+        let host = dst.copy_to_host().unwrap();
+        assert_eq!(&host[..10], &[2.0; 10]);
+        assert_eq!(&host[10..], &[1.0; 6]);
+    }
+
+    fn oob2_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+        let a = View::<f32>::from_arg(&args[0], "a");
+        l.run(SharedLayout::default(), false, &|t| {
+            // Column 3 is out of bounds even though the flat offset 1 * 3 + 3 = 6 < 9 is not.
+            let _ = a.ld2(t, t.grid1(), 3);
+        })
+    }
+    static OOB2: KernelDef = kernel("oob2", &[array("a", ScalarType::F32, 2, false)], oob2_cpu, false);
+
+    #[test]
+    fn every_index_is_checked_against_its_dimension() {
+        let a = DeviceArray::<f32>::zeros((3, 3)).unwrap();
+        let err = CpuBackend
+            .launch(&OOB2, &cfg(3, 1), &[KernelArg::array(&a)])
+            .unwrap_err();
+        match err {
+            Error::KernelFault {
+                block, message, faults, ..
+            } => {
+                // The first fault is the lowest block, whatever the scheduling.
+                assert_eq!(block, [0, 0, 0]);
+                assert_eq!(faults, 3);
+                assert_eq!(
+                    message,
+                    "index [0, 3] is out of bounds for global array `a` of shape [3, 3]"
+                );
+            }
+            other => panic!("expected a kernel fault, got {other}"),
+        }
+    }
+
+    // (e) integer division by zero.
+    fn div_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+        let out = View::<i32>::from_arg(&args[0], "out");
+        let d = args[1].get_scalar::<i32>();
+        l.run(SharedLayout::default(), false, &|t| {
+            let i = t.grid1();
+            let q = t.div(100, d - i as i32);
+            let r = t.rem(100, d - i as i32);
+            out.st(t, i, q * 1000 + r);
+        })
+    }
+    static DIV: KernelDef = kernel(
+        "div",
+        &[
+            array("out", ScalarType::I32, 1, true),
+            ParamDef {
+                name: "d",
+                kind: ParamKind::Scalar(ScalarType::I32),
+            },
+        ],
+        div_cpu,
+        false,
+    );
+
+    #[test]
+    fn division_by_zero_faults() {
+        let mut out = DeviceArray::<i32>::zeros(4).unwrap();
+        let err = CpuBackend
+            .launch(
+                &DIV,
+                &cfg(1, 4),
+                &[KernelArg::array_mut(&mut out), KernelArg::scalar(2i32)],
+            )
+            .unwrap_err();
+        match err {
+            Error::KernelFault {
+                thread,
+                message,
+                faults,
+                ..
+            } => {
+                assert_eq!(thread, [2, 0, 0]);
+                assert_eq!(message, "integer division by zero");
+                assert_eq!(faults, 2, "div and rem both fault");
+            }
+            other => panic!("expected a kernel fault, got {other}"),
+        }
+        assert_eq!(out.copy_to_host().unwrap(), vec![50_000, 100_000, 0, -100_000]);
+    }
+
+    fn scalar_cpu(l: &CpuLaunch<'_>, _args: &[KernelArg<'_>]) -> Result<()> {
+        l.run(SharedLayout::default(), false, &|t| {
+            assert_eq!(t.div(i32::MIN, -1), i32::MIN);
+            assert_eq!(t.rem(i32::MIN, -1), 0);
+            assert_eq!(t.div(-7i64, 2), -3);
+            assert_eq!(t.rem(-7i64, 2), -1);
+            assert_eq!(t.div(7usize, 2), 3);
+            assert_eq!(t.rem(250u8, 7), 5);
+            assert_eq!(t.gridsize1(), 6);
+            assert_eq!(t.gridsize3(), (6, 1, 1));
+            assert_eq!(t.grid_dim(), Idx3 { x: 2, y: 1, z: 1 });
+        })
+    }
+    static SCALAR: KernelDef = kernel("scalar", &[], scalar_cpu, false);
+
+    #[test]
+    fn integer_semantics_and_sizes() {
+        CpuBackend.launch(&SCALAR, &cfg(2, 3), &[]).unwrap();
+    }
+
+    fn panics_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+        let barrier = args[0].get_scalar::<bool>();
+        l.run(SharedLayout::default(), barrier, &|t| {
+            if barrier {
+                t.syncthreads();
+            }
+            if t.grid1() == 5 {
+                panic!("boom at {}", t.grid1());
+            }
+        })
+    }
+    static PANICS: KernelDef = kernel(
+        "panics",
+        &[ParamDef {
+            name: "barrier",
+            kind: ParamKind::Scalar(ScalarType::Bool),
+        }],
+        panics_cpu,
+        false,
+    );
+
+    #[test]
+    fn panics_become_faults() {
+        for barrier in [false, true] {
+            let err = CpuBackend
+                .launch(&PANICS, &cfg(2, 4), &[KernelArg::scalar(barrier)])
+                .unwrap_err();
+            match err {
+                Error::KernelFault {
+                    block, thread, message, ..
+                } => {
+                    assert_eq!((block, thread), ([1, 0, 0], [1, 0, 0]), "barrier: {barrier}");
+                    assert_eq!(message, "kernel panicked: boom at 5");
+                }
+                other => panic!("expected a kernel fault, got {other}"),
+            }
+        }
+    }
+
+    #[test]
+    fn syncthreads_without_barrier_support_faults() {
+        let k = kernel("no_barrier", &[], |_, _| Ok(()), false);
+        let l = CpuLaunch::new(&k, cfg(1, 2));
+        let err = l.run(SharedLayout::default(), false, &|t| t.syncthreads()).unwrap_err();
+        assert!(err.to_string().contains("compiled without barriers"), "{err}");
+    }
+
+    #[test]
+    fn shared_memory_is_checked_and_zeroed_per_block() {
+        let k = kernel("shared", &[], |_, _| Ok(()), false);
+        let l = CpuLaunch::new(&k, cfg(4, 2));
+        // Every block sees zeroed shared memory, even after a previous block wrote it.
+        l.run(SharedLayout { bytes: 24, align: 8 }, false, &|t| {
+            let s = t.shared::<u64>(8, &[2], "s");
+            assert_eq!(s.ld(t, t.thread_idx().x), 0);
+            s.st(t, t.thread_idx().x, 99);
+        })
+        .unwrap();
+        let err = l.run(SharedLayout { bytes: 16, align: 8 }, false, &|t| {
+            let s = t.shared::<u64>(8, &[2], "s");
+            assert!(s.is_empty());
+        });
+        assert!(err.unwrap_err().to_string().contains("does not fit"));
+        let err = l.run(
+            SharedLayout {
+                bytes: MAX_SHARED_BYTES + 1,
+                align: 8,
+            },
+            false,
+            &|_| {},
+        );
+        assert!(matches!(err, Err(Error::InvalidLaunchConfig(_))));
+    }
+
+    #[test]
+    fn many_threads_fast_path() {
+        let k = kernel("trivial", &[], |_, _| Ok(()), false);
+        let mut out = DeviceArray::<u32>::zeros(1024 * 1024).unwrap();
+        let arg = KernelArg::array_mut(&mut out);
+        let v = View::<u32>::from_arg(&arg, "out");
+        let l = CpuLaunch::new(&k, cfg(4096, 256));
+        let start = std::time::Instant::now();
+        l.run(SharedLayout::default(), false, &|t| {
+            let i = t.grid1();
+            v.st(t, i, i as u32);
+        })
+        .unwrap();
+        let took = start.elapsed();
+        eprintln!("1024x1024 threads: {took:?}");
+        if !cfg!(debug_assertions) {
+            assert!(took < std::time::Duration::from_millis(100), "{took:?}");
+        }
+        let host = out.copy_to_host().unwrap();
+        assert!(host.iter().enumerate().all(|(i, &x)| x == i as u32));
+    }
+
+    #[test]
+    fn many_threads_barrier_path() {
+        let k = kernel("trivial_sync", &[], |_, _| Ok(()), true);
+        let l = CpuLaunch::new(&k, cfg(256, 1024));
+        let start = std::time::Instant::now();
+        l.run(SharedLayout::default(), true, &|t| {
+            t.syncthreads();
+        })
+        .unwrap();
+        eprintln!("256x1024 threads with a barrier: {:?}", start.elapsed());
+    }
+}

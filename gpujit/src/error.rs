@@ -1,0 +1,80 @@
+//! The one error type of gpujit.
+
+use std::path::PathBuf;
+
+/// `Result<T, gpujit::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Every failure gpujit reports. Each message says what was wrong and what to do.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A grid or block dimension breaks a CUDA limit (checked on every backend,
+    /// exactly as `cuLaunchKernel` checks it).
+    #[error("invalid launch configuration: {0}")]
+    InvalidLaunchConfig(String),
+
+    /// A launch argument does not fit the kernel's parameter (e.g. a 1-D array
+    /// passed where the kernel takes `ArrayView2`).
+    #[error("kernel `{kernel}`, parameter `{param}`: {message}")]
+    ArgumentMismatch {
+        kernel: String,
+        param: String,
+        message: String,
+    },
+
+    /// Host data and device array shapes or lengths disagree.
+    #[error("shape mismatch: {0}")]
+    ShapeMismatch(String),
+
+    /// A shape with no dimensions, more than 3, or whose size in bytes overflows `usize`.
+    #[error("invalid shape: {0}")]
+    InvalidShape(String),
+
+    /// A host offset or size computation would overflow or run past an allocation.
+    #[error("out of range: {0}")]
+    OutOfRange(String),
+
+    /// The requested backend cannot run here.
+    #[error("backend `{requested}` is not available: {reason}")]
+    BackendUnavailable { requested: String, reason: String },
+
+    /// An array belongs to another backend than the one launching the kernel.
+    #[error("array was allocated on the {array} backend but the kernel runs on the {launch} backend; allocate it with the current backend (gpujit::to_device)")]
+    WrongBackend { array: String, launch: String },
+
+    /// A kernel thread did something invalid on the CPU backend (out-of-bounds
+    /// access, integer division by zero, ...). The first fault is reported with
+    /// its block and thread coordinates; `faults` counts all of them.
+    #[error("kernel `{kernel}` faulted in block ({}, {}, {}) thread ({}, {}, {}): {message}{}", block[0], block[1], block[2], thread[0], thread[1], thread[2], if *faults > 1 { format!(" ({} faults in all)", faults) } else { String::new() })]
+    KernelFault {
+        kernel: String,
+        block: [u32; 3],
+        thread: [u32; 3],
+        message: String,
+        faults: usize,
+    },
+
+    /// NVRTC (`libnvrtc.so`) could not be found or loaded.
+    #[error("NVRTC is not available: {reason}. Install it with `pip install nvidia-cuda-nvrtc==13.0.88` or a CUDA toolkit, or set GPUJIT_NVRTC_PATH to the library; searched: {}", fmt_paths(searched))]
+    NvrtcUnavailable { reason: String, searched: Vec<PathBuf> },
+
+    /// NVRTC rejected the generated CUDA C (this is a gpujit bug: please report it with the log).
+    #[error("NVRTC failed to compile kernel `{kernel}`:\n{log}")]
+    NvrtcCompile { kernel: String, log: String },
+
+    /// A CUDA driver call failed.
+    #[error("CUDA driver error: {0}")]
+    Cuda(String),
+}
+
+fn fmt_paths(paths: &[PathBuf]) -> String {
+    if paths.is_empty() {
+        return "(nothing)".into();
+    }
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

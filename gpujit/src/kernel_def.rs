@@ -1,0 +1,160 @@
+//! What `#[gpu_kernel]` generates for each kernel: its description, and the
+//! type-erased arguments a launch hands to a backend.
+
+use crate::array::DeviceArray;
+use crate::cpu::CpuLaunch;
+use crate::error::{Error, Result};
+use crate::scalar::{DeviceScalar, KernelScalar, ScalarType, ScalarValue};
+
+/// The CPU version of a kernel: unpacks the arguments and runs the body on
+/// every thread of the grid through [`CpuLaunch::run`].
+pub type CpuEntry = fn(&CpuLaunch<'_>, &[KernelArg<'_>]) -> Result<()>;
+
+/// One kernel, as the macro describes it to the runtime.
+#[derive(Debug)]
+pub struct KernelDef {
+    /// The Rust name of the kernel, which is also the CUDA C `extern "C"` entry name.
+    pub name: &'static str,
+    /// Parameters in declaration order.
+    pub params: &'static [ParamDef],
+    /// The CUDA C translation unit (built once, on first call).
+    pub cuda_source: fn() -> &'static str,
+    /// The native Rust version for the CPU backend.
+    pub cpu: CpuEntry,
+    /// Whether the kernel calls `syncthreads()` (the CPU backend then runs the
+    /// threads of a block as coroutines that meet at each barrier).
+    pub uses_barrier: bool,
+}
+
+/// One kernel parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamDef {
+    pub name: &'static str,
+    pub kind: ParamKind,
+}
+
+/// What a parameter takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A scalar by value.
+    Scalar(ScalarType),
+    /// An array of `ndim` dimensions (1-3), read-only (`&[T]`, `ArrayViewN`) or
+    /// written (`&mut [T]`, `ArrayViewMutN`).
+    Array {
+        elem: ScalarType,
+        ndim: usize,
+        mutable: bool,
+    },
+}
+
+/// Where an array argument's elements live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgPtr {
+    /// Host memory (CPU backend).
+    Host(*mut u8),
+    /// A CUDA device pointer (`CUdeviceptr`).
+    Device(u64),
+}
+
+/// An array argument: base pointer, shape in elements (C order), element type.
+#[derive(Debug, Clone, Copy)]
+pub struct ArrayArg<'a> {
+    pub ptr: ArgPtr,
+    pub shape: &'a [usize],
+    pub elem: ScalarType,
+    pub mutable: bool,
+    /// Which backend owns the memory (`BackendKind` name), for error messages.
+    pub backend: crate::backend::BackendKind,
+}
+
+/// A type-erased launch argument. Made by the generated `launch` function;
+/// the borrows it was made from outlive the launch.
+#[derive(Debug, Clone, Copy)]
+pub enum KernelArg<'a> {
+    Scalar(ScalarValue),
+    Array(ArrayArg<'a>),
+}
+
+impl<'a> KernelArg<'a> {
+    /// A scalar passed by value.
+    pub fn scalar<T: KernelScalar>(value: T) -> Self {
+        KernelArg::Scalar(value.to_value())
+    }
+
+    /// A read-only array.
+    pub fn array<T: DeviceScalar>(array: &'a DeviceArray<T>) -> Self {
+        KernelArg::Array(array.as_arg(false))
+    }
+
+    /// A written array (the `&mut` borrow makes it exclusive for the launch).
+    pub fn array_mut<T: DeviceScalar>(array: &'a mut DeviceArray<T>) -> Self {
+        KernelArg::Array(array.as_arg(true))
+    }
+
+    /// The scalar value as `T` (the default value if the argument is not a `T`,
+    /// which [`check_args`] rules out before any backend runs).
+    pub fn get_scalar<T: KernelScalar>(&self) -> T {
+        match self {
+            KernelArg::Scalar(v) => T::from_value(*v).unwrap_or_default(),
+            KernelArg::Array(_) => T::default(),
+        }
+    }
+}
+
+/// Checks launch arguments against the kernel's parameters: count, scalar
+/// types, array element types, dimensions and mutability.
+///
+/// # Errors
+/// [`Error::ArgumentMismatch`] naming the parameter.
+pub fn check_args(kernel: &KernelDef, args: &[KernelArg<'_>]) -> Result<()> {
+    let mismatch = |param: &str, message: String| Error::ArgumentMismatch {
+        kernel: kernel.name.to_string(),
+        param: param.to_string(),
+        message,
+    };
+    if args.len() != kernel.params.len() {
+        return Err(mismatch(
+            "(all)",
+            format!(
+                "the kernel takes {} arguments, {} were given",
+                kernel.params.len(),
+                args.len()
+            ),
+        ));
+    }
+    for (param, arg) in kernel.params.iter().zip(args) {
+        match (param.kind, arg) {
+            (ParamKind::Scalar(t), KernelArg::Scalar(v)) if v.scalar_type() == t => {}
+            (ParamKind::Array { elem, ndim, mutable }, KernelArg::Array(a)) => {
+                if a.elem != elem {
+                    return Err(mismatch(
+                        param.name,
+                        format!(
+                            "expects elements of type {}, got {}",
+                            elem.rust_name(),
+                            a.elem.rust_name()
+                        ),
+                    ));
+                }
+                if a.shape.len() != ndim {
+                    return Err(mismatch(
+                        param.name,
+                        format!(
+                            "expects a {ndim}-D array, got a {}-D array of shape {:?}; reshape it (DeviceArray::reshape) or change the parameter type",
+                            a.shape.len(),
+                            a.shape
+                        ),
+                    ));
+                }
+                if mutable && !a.mutable {
+                    return Err(mismatch(
+                        param.name,
+                        "is written by the kernel: pass it as `&mut`".into(),
+                    ));
+                }
+            }
+            (kind, _) => return Err(mismatch(param.name, format!("expects {kind:?}, got {arg:?}"))),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! Launch configurations: `Dim3`, conversions from integers and tuples, and
+//! validation against the CUDA limits.
+
+use crate::error::{Error, Result};
+
+/// A grid or block size in threads (block) or blocks (grid), as CUDA's `dim3`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dim3 {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+}
+
+impl Dim3 {
+    /// `Dim3 { x, y, z }`.
+    pub const fn new(x: u32, y: u32, z: u32) -> Self {
+        Dim3 { x, y, z }
+    }
+    /// `x * y * z` as `u64` (cannot overflow).
+    pub fn volume(&self) -> u64 {
+        self.x as u64 * self.y as u64 * self.z as u64
+    }
+}
+
+/// Anything accepted as a grid or block size: an integer (`u32`, `usize`,
+/// `i32`, ...), a 2- or 3-tuple of integers, or a [`Dim3`]. Missing dimensions
+/// are 1. A value that does not fit in `u32` (or is negative) is an
+/// [`Error::InvalidLaunchConfig`].
+pub trait IntoDim3 {
+    /// Converts, naming `what` ("grid" or "block") in the error.
+    fn into_dim3(self, what: &str) -> Result<Dim3>;
+}
+
+/// One integer component of a grid or block size.
+pub trait DimComponent: Copy {
+    /// The value as `u32`, or an error naming `what` (e.g. "grid.x").
+    fn to_u32(self, what: &str) -> Result<u32>;
+}
+
+macro_rules! dim_component {
+    ($($t:ty),*) => {$(
+        impl DimComponent for $t {
+            fn to_u32(self, what: &str) -> Result<u32> {
+                u32::try_from(self).map_err(|_| Error::InvalidLaunchConfig(format!(
+                    "{what} = {self} does not fit a CUDA dimension (0..=4294967295); compute fewer blocks or use a grid-stride loop"
+                )))
+            }
+        }
+        impl IntoDim3 for $t {
+            fn into_dim3(self, what: &str) -> Result<Dim3> {
+                Ok(Dim3::new(self.to_u32(&format!("{what}.x"))?, 1, 1))
+            }
+        }
+    )*};
+}
+dim_component!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+impl IntoDim3 for Dim3 {
+    fn into_dim3(self, _what: &str) -> Result<Dim3> {
+        Ok(self)
+    }
+}
+
+impl<A: DimComponent, B: DimComponent> IntoDim3 for (A, B) {
+    fn into_dim3(self, what: &str) -> Result<Dim3> {
+        Ok(Dim3::new(
+            self.0.to_u32(&format!("{what}.x"))?,
+            self.1.to_u32(&format!("{what}.y"))?,
+            1,
+        ))
+    }
+}
+
+impl<A: DimComponent, B: DimComponent, C: DimComponent> IntoDim3 for (A, B, C) {
+    fn into_dim3(self, what: &str) -> Result<Dim3> {
+        Ok(Dim3::new(
+            self.0.to_u32(&format!("{what}.x"))?,
+            self.1.to_u32(&format!("{what}.y"))?,
+            self.2.to_u32(&format!("{what}.z"))?,
+        ))
+    }
+}
+
+/// Most threads in one block (`CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`).
+pub const MAX_THREADS_PER_BLOCK: u64 = 1024;
+/// Largest block size per dimension (`MAX_BLOCK_DIM_X/Y/Z`).
+pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
+/// Largest grid size per dimension (`MAX_GRID_DIM_X/Y/Z`).
+pub const MAX_GRID_DIM: [u32; 3] = [2_147_483_647, 65_535, 65_535];
+
+/// A validated launch configuration: grid size in blocks, block size in threads.
+///
+/// Mirrors the `[griddim, blockdim]` of Numba's `kernel[griddim, blockdim](...)`
+/// and the `gridDim`/`blockDim` of `cuLaunchKernel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchConfig {
+    pub grid: Dim3,
+    pub block: Dim3,
+}
+
+impl LaunchConfig {
+    /// Converts and validates a grid and block size with the CUDA driver's rules:
+    /// every dimension ≥ 1; block x, y ≤ 1024, z ≤ 64, x·y·z ≤ 1024 threads;
+    /// grid x ≤ 2³¹−1, y, z ≤ 65535.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLaunchConfig`] naming the broken limit.
+    pub fn new(grid: impl IntoDim3, block: impl IntoDim3) -> Result<Self> {
+        let cfg = LaunchConfig {
+            grid: grid.into_dim3("grid")?,
+            block: block.into_dim3("block")?,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks the limits listed at [`LaunchConfig::new`].
+    pub fn validate(&self) -> Result<()> {
+        let axes = ["x", "y", "z"];
+        for (what, dim, limits) in [("grid", self.grid, MAX_GRID_DIM), ("block", self.block, MAX_BLOCK_DIM)] {
+            for (axis, (value, limit)) in axes.iter().zip([dim.x, dim.y, dim.z].into_iter().zip(limits)) {
+                if value == 0 {
+                    return Err(Error::InvalidLaunchConfig(format!(
+                        "{what}.{axis} is 0; every grid and block dimension must be at least 1"
+                    )));
+                }
+                if value > limit {
+                    return Err(Error::InvalidLaunchConfig(format!(
+                        "{what}.{axis} = {value} exceeds the CUDA limit of {limit} for {what} dimension {axis}"
+                    )));
+                }
+            }
+        }
+        let threads = self.block.volume();
+        if threads > MAX_THREADS_PER_BLOCK {
+            return Err(Error::InvalidLaunchConfig(format!(
+                "block ({}, {}, {}) has {threads} threads, more than the CUDA limit of {MAX_THREADS_PER_BLOCK} threads per block",
+                self.block.x, self.block.y, self.block.z
+            )));
+        }
+        Ok(())
+    }
+
+    /// Threads per block.
+    pub fn threads_per_block(&self) -> u64 {
+        self.block.volume()
+    }
+
+    /// Total number of blocks in the grid.
+    pub fn blocks(&self) -> u64 {
+        self.grid.volume()
+    }
+}
+
+/// Blocks needed to cover `n` elements with `threads_per_block` threads each
+/// (`ceil(n / threads_per_block)`), the usual `(n + tpb - 1) / tpb`.
+/// Returns 0 when `threads_per_block` is 0 (the launch then reports the error).
+pub fn blocks_for(n: usize, threads_per_block: usize) -> usize {
+    n.checked_add(threads_per_block.saturating_sub(1))
+        .and_then(|v| v.checked_div(threads_per_block))
+        .unwrap_or(n / threads_per_block.max(1) + 1)
+}

@@ -1,0 +1,264 @@
+//! Element and scalar types that kernels accept, and how they map to CUDA C.
+
+use std::fmt::Debug;
+
+/// The scalar types of the kernel language, with their CUDA C spelling.
+///
+/// `usize` is 64 bits on every supported host and maps to `unsigned long long`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScalarType {
+    U8,
+    I32,
+    I64,
+    U32,
+    U64,
+    Usize,
+    F32,
+    F64,
+    Bool,
+}
+
+impl ScalarType {
+    /// The Rust spelling (`"f32"`, `"usize"`, ...).
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            ScalarType::U8 => "u8",
+            ScalarType::I32 => "i32",
+            ScalarType::I64 => "i64",
+            ScalarType::U32 => "u32",
+            ScalarType::U64 => "u64",
+            ScalarType::Usize => "usize",
+            ScalarType::F32 => "f32",
+            ScalarType::F64 => "f64",
+            ScalarType::Bool => "bool",
+        }
+    }
+
+    /// The CUDA C spelling (`"float"`, `"unsigned long long"`, ...).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            ScalarType::U8 => "unsigned char",
+            ScalarType::I32 => "int",
+            ScalarType::I64 => "long long",
+            ScalarType::U32 => "unsigned int",
+            ScalarType::U64 | ScalarType::Usize => "unsigned long long",
+            ScalarType::F32 => "float",
+            ScalarType::F64 => "double",
+            ScalarType::Bool => "bool",
+        }
+    }
+
+    /// Size of one element in bytes.
+    pub fn size_bytes(self) -> usize {
+        match self {
+            ScalarType::U8 | ScalarType::Bool => 1,
+            ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 4,
+            ScalarType::I64 | ScalarType::U64 | ScalarType::Usize | ScalarType::F64 => 8,
+        }
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A scalar that can be passed by value to a kernel (`i32 i64 u32 u64 usize f32 f64 bool`, and `u8`).
+pub trait KernelScalar: Copy + Send + Sync + Debug + Default + PartialEq + 'static + sealed::Sealed {
+    /// The kernel-language type of `Self`.
+    const TYPE: ScalarType;
+    /// Wraps the value for a type-erased launch.
+    fn to_value(self) -> ScalarValue;
+    /// Unwraps a value of the same type; `None` for any other type.
+    fn from_value(value: ScalarValue) -> Option<Self>;
+    /// CUDA C literal for the value, e.g. `0.1f`, `16ull`, `(-2147483647 - 1)`.
+    fn c_literal(self) -> String;
+}
+
+/// A plain-old-data element type of a [`DeviceArray`](crate::DeviceArray)
+/// (every [`KernelScalar`] but `bool`): any bit pattern is a valid value.
+pub trait DeviceScalar: KernelScalar {}
+
+/// A type-erased kernel scalar argument.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScalarValue {
+    U8(u8),
+    I32(i32),
+    I64(i64),
+    U32(u32),
+    U64(u64),
+    Usize(usize),
+    F32(f32),
+    F64(f64),
+    Bool(bool),
+}
+
+impl ScalarValue {
+    /// The type of the wrapped value.
+    pub fn scalar_type(&self) -> ScalarType {
+        match self {
+            ScalarValue::U8(_) => ScalarType::U8,
+            ScalarValue::I32(_) => ScalarType::I32,
+            ScalarValue::I64(_) => ScalarType::I64,
+            ScalarValue::U32(_) => ScalarType::U32,
+            ScalarValue::U64(_) => ScalarType::U64,
+            ScalarValue::Usize(_) => ScalarType::Usize,
+            ScalarValue::F32(_) => ScalarType::F32,
+            ScalarValue::F64(_) => ScalarType::F64,
+            ScalarValue::Bool(_) => ScalarType::Bool,
+        }
+    }
+}
+
+fn float_literal(text: String, is_f32: bool, finite: bool, nan: bool, positive: bool) -> String {
+    let suffix = if is_f32 { "f" } else { "" };
+    if nan {
+        return if is_f32 {
+            "__int_as_float(0x7fffffff)".into()
+        } else {
+            "__longlong_as_double(0x7fffffffffffffffll)".into()
+        };
+    }
+    if !finite {
+        let inf = if is_f32 {
+            "__int_as_float(0x7f800000)"
+        } else {
+            "__longlong_as_double(0x7ff0000000000000ll)"
+        };
+        return if positive { inf.into() } else { format!("(-{inf})") };
+    }
+    // `{:?}` prints the shortest text that parses back to the same value.
+    let text = if text.contains(['.', 'e', 'E']) {
+        text
+    } else {
+        format!("{text}.0")
+    };
+    format!("{text}{suffix}")
+}
+
+macro_rules! int_scalar {
+    ($t:ty, $variant:ident, $suffix:literal) => {
+        impl sealed::Sealed for $t {}
+        impl DeviceScalar for $t {}
+        impl KernelScalar for $t {
+            const TYPE: ScalarType = ScalarType::$variant;
+            fn to_value(self) -> ScalarValue {
+                ScalarValue::$variant(self)
+            }
+            fn from_value(value: ScalarValue) -> Option<Self> {
+                match value {
+                    ScalarValue::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn c_literal(self) -> String {
+                #[allow(unused_comparisons)]
+                if self < 0 && self == <$t>::MIN {
+                    // `-2147483648` is a negated out-of-range literal in C.
+                    format!("({}{} - 1)", self + 1, $suffix)
+                } else {
+                    format!("{}{}", self, $suffix)
+                }
+            }
+        }
+    };
+}
+
+int_scalar!(u8, U8, "");
+int_scalar!(i32, I32, "");
+int_scalar!(i64, I64, "ll");
+int_scalar!(u32, U32, "u");
+int_scalar!(u64, U64, "ull");
+int_scalar!(usize, Usize, "ull");
+
+macro_rules! float_scalar {
+    ($t:ty, $variant:ident, $is_f32:expr) => {
+        impl sealed::Sealed for $t {}
+        impl DeviceScalar for $t {}
+        impl KernelScalar for $t {
+            const TYPE: ScalarType = ScalarType::$variant;
+            fn to_value(self) -> ScalarValue {
+                ScalarValue::$variant(self)
+            }
+            fn from_value(value: ScalarValue) -> Option<Self> {
+                match value {
+                    ScalarValue::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn c_literal(self) -> String {
+                float_literal(
+                    format!("{:?}", self),
+                    $is_f32,
+                    self.is_finite(),
+                    self.is_nan(),
+                    self > 0.0,
+                )
+            }
+        }
+    };
+}
+
+float_scalar!(f32, F32, true);
+float_scalar!(f64, F64, false);
+
+impl sealed::Sealed for bool {}
+impl KernelScalar for bool {
+    const TYPE: ScalarType = ScalarType::Bool;
+    fn to_value(self) -> ScalarValue {
+        ScalarValue::Bool(self)
+    }
+    fn from_value(value: ScalarValue) -> Option<Self> {
+        match value {
+            ScalarValue::Bool(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn c_literal(self) -> String {
+        if self {
+            "true".into()
+        } else {
+            "false".into()
+        }
+    }
+}
+
+/// Declares a module-level Rust `const` that a kernel uses, in CUDA C.
+///
+/// The macro cannot see the value of a `const` defined outside the kernel, so
+/// the generated `cuda_source()` asks for it when the source is first built.
+pub trait CudaConst {
+    /// `const float NAME = 0.5f;` (with a newline).
+    fn cuda_decl(&self, c_name: &str) -> String;
+}
+
+impl<T: KernelScalar> CudaConst for T {
+    fn cuda_decl(&self, c_name: &str) -> String {
+        format!(
+            "static constexpr {} {} = {};\n",
+            T::TYPE.c_name(),
+            c_name,
+            self.c_literal()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_round_trip_their_type() {
+        assert_eq!(0.1f32.c_literal(), "0.1f");
+        assert_eq!(2.0f64.c_literal(), "2.0");
+        assert_eq!(1e30f32.c_literal(), "1e30f");
+        assert_eq!(16usize.c_literal(), "16ull");
+        assert_eq!(i32::MIN.c_literal(), "(-2147483647 - 1)");
+        assert_eq!(i64::MIN.c_literal(), "(-9223372036854775807ll - 1)");
+        assert_eq!(7u32.c_literal(), "7u");
+        assert_eq!(f32::INFINITY.c_literal(), "__int_as_float(0x7f800000)");
+        assert_eq!(
+            16usize.cuda_decl("TILE"),
+            "static constexpr unsigned long long TILE = 16ull;\n"
+        );
+    }
+}

@@ -1,0 +1,32 @@
+//! Shared helpers for gpujit's examples and tests (not part of the library).
+
+use std::time::Instant;
+
+/// Runs `f` once to warm up (first-launch costs such as NVRTC compiles or
+/// thread-pool start-up), then `runs` more times, and returns the median wall
+/// time of those runs in seconds. Stops at the first error.
+pub fn median_secs(runs: usize, mut f: impl FnMut() -> gpujit::Result<()>) -> gpujit::Result<f64> {
+    f()?;
+    let mut times = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        f()?;
+        times.push(start.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
+/// Formats seconds as milliseconds with three decimals, e.g. `12.345 ms`.
+pub fn ms(secs: f64) -> String {
+    format!("{:.3} ms", secs * 1e3)
+}
+
+/// `"yes"`/`"NO"` for a match column.
+pub fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "yes"
+    } else {
+        "NO"
+    }
+}

@@ -1,0 +1,97 @@
+//! NVRTC smoke test: a hand-written CUDA C kernel compiles to PTX for the
+//! target and the oldest architecture without warnings, and a syntax error
+//! comes back as `Error::NvrtcCompile` with NVRTC's log.
+//!
+//! Without NVRTC the tests print `SKIPPED: NVRTC not found: ...` and pass,
+//! unless `GPUJIT_REQUIRE_NVRTC=1`, in which case they fail. Install NVRTC with
+//! `scripts/install-nvrtc.sh` (no GPU needed).
+
+use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
+use gpujit::Error;
+
+/// `true` when NVRTC can be used. Otherwise prints a loud SKIPPED line and
+/// returns `false`, or panics when `GPUJIT_REQUIRE_NVRTC=1`.
+fn nvrtc_or_skip(test: &str) -> bool {
+    match nvrtc::load() {
+        Ok(()) => true,
+        Err(e) => {
+            if std::env::var("GPUJIT_REQUIRE_NVRTC").as_deref() == Ok("1") {
+                panic!("{test}: GPUJIT_REQUIRE_NVRTC=1 but NVRTC not found: {e}");
+            }
+            eprintln!("SKIPPED: NVRTC not found: {test}: {e}");
+            false
+        }
+    }
+}
+
+/// Block-wide sum with shared memory: one partial sum per block.
+const BLOCK_SUM: &str = r#"
+extern "C" __global__ void block_sum(const float* __restrict__ input, float* __restrict__ partial, int n) {
+    __shared__ float cache[256];
+    const int tid = threadIdx.x;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    cache[tid] = (i < n) ? input[i] * 0.5f : 0.0f;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (tid < stride) {
+            cache[tid] += cache[tid + stride];
+        }
+        __syncthreads();
+    }
+    if (tid == 0) {
+        partial[blockIdx.x] = cache[0] + 1.0e-7f;
+    }
+}
+"#;
+
+#[test]
+fn compiles_shared_memory_kernel_for_target_and_oldest_arch() {
+    if !nvrtc_or_skip("compiles_shared_memory_kernel_for_target_and_oldest_arch") {
+        return;
+    }
+    for arch in [TARGET_ARCH, OLDEST_ARCH] {
+        let start = std::time::Instant::now();
+        let ptx = nvrtc::compile_ptx(BLOCK_SUM, "block_sum", arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        eprintln!("compiled block_sum for {arch} in {:?}", start.elapsed());
+        assert!(
+            ptx.text.contains(".entry block_sum"),
+            "{arch}: no `.entry block_sum` in\n{}",
+            ptx.text
+        );
+        let sm = arch.replace("compute_", "sm_");
+        assert!(
+            ptx.text.contains(&format!(".target {sm}")),
+            "{arch}: no `.target {sm}` in\n{}",
+            ptx.text
+        );
+        assert!(
+            ptx.text.contains(".shared"),
+            "{arch}: no shared memory in\n{}",
+            ptx.text
+        );
+        assert!(ptx.text.contains("bar.sync"), "{arch}: no barrier in\n{}", ptx.text);
+        assert!(!ptx.log.contains("warning"), "{arch}: NVRTC warned:\n{}", ptx.log);
+    }
+}
+
+#[test]
+fn syntax_error_is_nvrtc_compile_with_log() {
+    if !nvrtc_or_skip("syntax_error_is_nvrtc_compile_with_log") {
+        return;
+    }
+    let broken = "extern \"C\" __global__ void broken(float* out) {\n    out[0] = 1.0f\n}\n";
+    match nvrtc::compile_ptx(broken, "broken", TARGET_ARCH) {
+        Err(Error::NvrtcCompile { kernel, log }) => {
+            assert_eq!(kernel, "broken");
+            assert!(log.contains("error"), "log: {log}");
+            assert!(log.contains("expected a \";\""), "log: {log}");
+            assert!(
+                log.contains("broken.cu(3): error"),
+                "log does not name the file and line: {log}"
+            );
+            let message = Error::NvrtcCompile { kernel, log }.to_string();
+            assert!(message.contains("`broken`"), "{message}");
+        }
+        other => panic!("expected Err(NvrtcCompile), got {other:?}"),
+    }
+}
