@@ -258,7 +258,7 @@ impl Emitter<'_> {
                         if simple {
                             self.line(&format!("{target} {}= {v};", op.symbol()));
                         } else {
-                            let rhs = self.binary(*op, target.clone(), v, ty, value_ty(value));
+                            let rhs = self.binary(*op, (target.clone(), PRIMARY), (v, emitted_prec(value)), ty);
                             self.line(&format!("{target} = {rhs};"));
                         }
                     }
@@ -365,8 +365,15 @@ impl Emitter<'_> {
         }
     }
 
-    fn element(&mut self, a: ArrayRef, idx: &[Expr]) -> String {
-        let idx: Vec<String> = idx.iter().map(|e| self.expr(e)).collect();
+    fn element(&mut self, a: ArrayRef, idx_exprs: &[Expr]) -> String {
+        let idx: Vec<String> = idx_exprs.iter().map(|e| self.expr(e)).collect();
+        let group = |x: &String, e: &Expr, min: u8| {
+            if emitted_prec(e) < min {
+                format!("({x})")
+            } else {
+                x.clone()
+            }
+        };
         match a {
             ArrayRef::Shared(i) => {
                 let subs: String = idx.iter().map(|x| format!("[{x}]")).collect();
@@ -374,9 +381,10 @@ impl Emitter<'_> {
             }
             ArrayRef::Param(i) => {
                 let p = &self.k.params[i];
-                let mut flat = paren(idx[0].clone());
+                // Row-major: ((i * d1 + j) * d2 + k).
+                let mut flat = group(&idx[0], &idx_exprs[0], 13);
                 for (d, x) in idx.iter().enumerate().skip(1) {
-                    flat = format!("{flat} * {}_d{d} + {}", p.name, paren(x.clone()));
+                    flat = format!("{flat} * {}_d{d} + {}", p.name, group(x, &idx_exprs[d], 13));
                     if d + 1 < idx.len() {
                         flat = format!("({flat})");
                     }
@@ -417,8 +425,9 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Binary(op, a, b) => {
-                let (l, r) = (self.expr(a), self.expr(b));
-                self.binary(*op, l, r, scalar_of(a.ty), scalar_of(b.ty))
+                let l = (self.expr(a), emitted_prec(a));
+                let r = (self.expr(b), emitted_prec(b));
+                self.binary(*op, l, r, scalar_of(a.ty))
             }
             ExprKind::Cast(a, to) => {
                 let v = self.expr(a);
@@ -469,9 +478,23 @@ impl Emitter<'_> {
         }
     }
 
-    /// `l op r` with Rust semantics for operands of type `lt` (`rt` for shift amounts).
-    fn binary(&mut self, op: BinOp, l: String, r: String, lt: Option<Scalar>, _rt: Option<Scalar>) -> String {
-        let (l, r) = (paren(l), paren(r));
+    /// `l op r` with Rust semantics for operands of type `lt`; `lp`/`rp` are
+    /// the C precedences of the operand texts (parentheses only where needed).
+    fn binary(&mut self, op: BinOp, (l, lp): (String, u8), (r, rp): (String, u8), lt: Option<Scalar>) -> String {
+        let p = c_prec(op);
+        let (wrap_l, wrap_r) = match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => (lp < p, rp <= p),
+            BinOp::And | BinOp::Or => (lp < 9 && lp != p, rp < 9 && rp != p),
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (lp < 11, rp < 11),
+            // Bitwise operators and shifts: always group a compound operand.
+            _ => (lp < PRIMARY - 2, rp < PRIMARY - 2),
+        };
+        // Operands of a C cast or a call need their own grouping rules.
+        let cast_l = if lp < UNARY { format!("({l})") } else { l.clone() };
+        let cast_r = if rp < UNARY { format!("({r})") } else { r.clone() };
+        let (arg_l, arg_r) = (l.clone(), r.clone());
+        let l = if wrap_l { format!("({l})") } else { l };
+        let r = if wrap_r { format!("({r})") } else { r };
         let sym = op.symbol();
         let Some(t) = lt else { return format!("{l} {sym} {r}") };
         if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
@@ -479,20 +502,20 @@ impl Emitter<'_> {
         }
         if t.is_float() {
             return match op {
-                BinOp::Rem => format!("{}({l}, {r})", if t == Scalar::F32 { "fmodf" } else { "fmod" }),
+                BinOp::Rem => format!("{}({arg_l}, {arg_r})", if t == Scalar::F32 { "fmodf" } else { "fmod" }),
                 _ => format!("{l} {sym} {r}"),
             };
         }
         let mask = t.bits() - 1;
         match (op, t) {
             (BinOp::Shl | BinOp::Shr, Scalar::I32 | Scalar::I64) if op == BinOp::Shl => {
-                format!("({})(({}){l} << ({r} & {mask}))", t.c_name(), t.c_unsigned())
+                format!("({})(({}){cast_l} << ({r} & {mask}))", t.c_name(), t.c_unsigned())
             }
             (BinOp::Shl | BinOp::Shr, Scalar::U8) => format!("(unsigned char)({l} {sym} ({r} & {mask}))"),
             (BinOp::Shl | BinOp::Shr, _) => format!("{l} {sym} ({r} & {mask})"),
             (BinOp::Add | BinOp::Sub | BinOp::Mul, Scalar::I32 | Scalar::I64) => {
                 let u = t.c_unsigned();
-                format!("({})(({u}){l} {sym} ({u}){r})", t.c_name())
+                format!("({})(({u}){cast_l} {sym} ({u}){cast_r})", t.c_name())
             }
             (BinOp::Div | BinOp::Rem, Scalar::I32 | Scalar::I64) => {
                 let name = match (op, t) {
@@ -502,7 +525,7 @@ impl Emitter<'_> {
                     _ => "gj_rem_i64",
                 };
                 self.helpers.insert(name);
-                format!("{name}({l}, {r})")
+                format!("{name}({arg_l}, {arg_r})")
             }
             (_, Scalar::U8) => format!("(unsigned char)({l} {sym} {r})"),
             _ => format!("{l} {sym} {r}"),
@@ -510,18 +533,70 @@ impl Emitter<'_> {
     }
 }
 
-fn value_ty(e: &Expr) -> Option<Scalar> {
-    scalar_of(e.ty)
+/// Precedence of a primary expression (name, literal, call, subscript, group).
+const PRIMARY: u8 = 16;
+/// Precedence of a unary operator or a C cast.
+const UNARY: u8 = 14;
+
+/// C precedence of a binary operator (higher binds tighter).
+fn c_prec(op: BinOp) -> u8 {
+    match op {
+        BinOp::Mul | BinOp::Div | BinOp::Rem => 13,
+        BinOp::Add | BinOp::Sub => 12,
+        BinOp::Shl | BinOp::Shr => 11,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 10,
+        BinOp::Eq | BinOp::Ne => 9,
+        BinOp::BitAnd => 8,
+        BinOp::BitXor => 7,
+        BinOp::BitOr => 6,
+        BinOp::And => 5,
+        BinOp::Or => 4,
+    }
+}
+
+/// The C precedence of the text `Emitter::expr` produces for `e`.
+fn emitted_prec(e: &Expr) -> u8 {
+    match &e.kind {
+        ExprKind::Binary(op, a, _) => {
+            let plain = match scalar_of(a.ty) {
+                _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => true,
+                None | Some(Scalar::Bool) => true,
+                Some(t) if t.is_float() => *op != BinOp::Rem,
+                Some(Scalar::U8) => false,
+                Some(Scalar::I32 | Scalar::I64) => {
+                    matches!(op, BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor)
+                }
+                Some(_) => true,
+            };
+            if plain {
+                c_prec(*op)
+            } else {
+                UNARY
+            }
+        }
+        ExprKind::Cast(inner, to) => match scalar_of(inner.ty) {
+            Some(f)
+                if f == *to
+                    || (matches!(f, Scalar::U64 | Scalar::Usize) && matches!(to, Scalar::U64 | Scalar::Usize)) =>
+            {
+                emitted_prec(inner)
+            }
+            _ => UNARY,
+        },
+        ExprKind::Unary(..) => UNARY,
+        ExprKind::Lit(Lit::Int(v)) if *v < 0 => UNARY,
+        ExprKind::Lit(Lit::Float(t)) if t.starts_with('-') => UNARY,
+        _ => PRIMARY,
+    }
 }
 
 /// `v as to` with Rust semantics.
 fn cast(v: &str, from: Option<Scalar>, to: Scalar) -> String {
-    let v = paren(v.to_string());
     match from {
         Some(f)
             if f == to || (matches!(f, Scalar::U64 | Scalar::Usize) && matches!(to, Scalar::U64 | Scalar::Usize)) =>
         {
-            v
+            v.to_string()
         }
         Some(f) if f.is_float() && to.is_int() => {
             // Saturating, NaN → 0, as Rust's `as` (PTX cvt.rzi saturates).
@@ -534,7 +609,7 @@ fn cast(v: &str, from: Option<Scalar>, to: Scalar) -> String {
                 _ => format!("(unsigned char)min({p}uint_rz({v}), 255u)"),
             }
         }
-        _ => format!("({}){v}", to.c_name()),
+        _ => format!("({}){}", to.c_name(), paren(v.to_string())),
     }
 }
 

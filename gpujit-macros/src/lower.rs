@@ -888,7 +888,7 @@ impl Lower {
                 self.new_local(&pi.ident, start.ty, false)
             }
             Pat::Wild(_) => {
-                let id = syn::Ident::new("gj_unused", Span::call_site());
+                let id = syn::Ident::new("iteration", Span::call_site());
                 self.new_local(&id, start.ty, false)
             }
             other => {

@@ -1,0 +1,103 @@
+//! The emitted CUDA C of every kernel in the examples and tests:
+//! - compiles to PTX with NVRTC for the target (compute_90) and the oldest
+//!   supported architecture, with no error and no warning;
+//! - matches its snapshot in `tests/snapshots/` for the seed kernels
+//!   (`GPUJIT_BLESS=1 cargo test --test cuda_kernels` rewrites them).
+//!
+//! Without NVRTC the compile test prints `SKIPPED: ...` and passes, unless
+//! `GPUJIT_REQUIRE_NVRTC=1` (set by `.ci/run`), in which case it fails.
+
+use std::path::PathBuf;
+
+use gpujit::__private::KernelDef;
+use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
+
+#[path = "../examples/grayscale.rs"]
+#[allow(dead_code)]
+mod grayscale;
+#[path = "../examples/loop_test.rs"]
+#[allow(dead_code)]
+mod loop_test;
+#[path = "../examples/lucas.rs"]
+#[allow(dead_code)]
+mod lucas;
+#[path = "../examples/matmul.rs"]
+#[allow(dead_code)]
+mod matmul;
+
+/// The seed kernels, which have snapshots.
+fn seed_kernels() -> Vec<&'static KernelDef> {
+    vec![
+        &loop_test::loop_kernel::KERNEL,
+        &lucas::lucas::KERNEL,
+        &grayscale::rgb_to_grayscale::KERNEL,
+        &matmul::matmul_naive::KERNEL,
+        &matmul::matmul_tiled::KERNEL,
+    ]
+}
+
+fn all_kernels() -> Vec<&'static KernelDef> {
+    seed_kernels()
+}
+
+#[test]
+fn every_kernel_compiles_to_ptx_without_warnings() {
+    if let Err(e) = nvrtc::load() {
+        if std::env::var("GPUJIT_REQUIRE_NVRTC").as_deref() == Ok("1") {
+            panic!("GPUJIT_REQUIRE_NVRTC=1 but NVRTC is not available: {e}");
+        }
+        eprintln!("SKIPPED: every_kernel_compiles_to_ptx_without_warnings: {e}");
+        return;
+    }
+    let kernels = all_kernels();
+    let mut failures = Vec::new();
+    for k in &kernels {
+        for arch in [TARGET_ARCH, OLDEST_ARCH] {
+            match nvrtc::compile_ptx((k.cuda_source)(), k.name, arch) {
+                Ok(ptx) if ptx.has_warnings() => failures.push(format!("{} ({arch}): warnings:\n{}", k.name, ptx.log)),
+                Ok(ptx) if !ptx.text.contains(&format!(".entry {}", k.name)) => {
+                    failures.push(format!("{} ({arch}): no `.entry {}` in the PTX", k.name, k.name))
+                }
+                Ok(_) => {}
+                Err(e) => failures.push(format!("{} ({arch}): {e}", k.name)),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} kernels failed:\n{}",
+        failures.len(),
+        kernels.len(),
+        failures.join("\n\n")
+    );
+    eprintln!("{} kernels compiled for {TARGET_ARCH} and {OLDEST_ARCH}", kernels.len());
+}
+
+#[test]
+fn seed_kernels_match_their_snapshots() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let bless = std::env::var("GPUJIT_BLESS").as_deref() == Ok("1");
+    let mut stale = Vec::new();
+    for k in seed_kernels() {
+        let path = dir.join(format!("{}.cu", k.name));
+        let source = (k.cuda_source)();
+        if bless {
+            std::fs::create_dir_all(&dir).expect("create tests/snapshots");
+            std::fs::write(&path, source).expect("write snapshot");
+            continue;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(expected) if expected == source => {}
+            Ok(expected) => stale.push(format!(
+                "{}: emitted CUDA C differs\n--- snapshot\n{expected}\n--- emitted\n{source}",
+                path.display()
+            )),
+            Err(e) => stale.push(format!("{}: {e}", path.display())),
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{}\nIf the change is intended, run `GPUJIT_BLESS=1 cargo test --test cuda_kernels` and review the diff.",
+        stale.join("\n")
+    );
+}
