@@ -274,7 +274,8 @@ impl BlockCtx<'_> {
                         tid,
                         yielder: Some(y),
                     };
-                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&t))) {
+                    let run = || with_stack_colour(i, || body(&t));
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(run)) {
                         match panic_message(&*payload) {
                             Some(m) => t.fault(format_args!("kernel panicked: {m}")),
                             // Not a panic of the kernel body (e.g. corosensei's
@@ -351,6 +352,31 @@ fn panic_message(payload: &(dyn Any + Send)) -> Option<&str> {
 }
 
 type Coro = Coroutine<(), (), (), DefaultStack>;
+
+/// Runs `f` below a padding of `(i % 8) * 512` bytes on the current stack.
+///
+/// Every coroutine stack starts page-aligned, so without padding the hot
+/// frames of all threads of a block sit at the same offsets within a page and
+/// compete for the same few L1 cache sets on every switch.
+#[inline(never)]
+fn with_stack_colour(i: usize, f: impl FnOnce()) {
+    #[inline(never)]
+    fn pad<const N: usize>(f: impl FnOnce()) {
+        let padding = [0u8; N];
+        std::hint::black_box(&padding);
+        f();
+    }
+    match i % 8 {
+        0 => f(),
+        1 => pad::<512>(f),
+        2 => pad::<1024>(f),
+        3 => pad::<1536>(f),
+        4 => pad::<2048>(f),
+        5 => pad::<2560>(f),
+        6 => pad::<3072>(f),
+        _ => pad::<3584>(f),
+    }
+}
 
 /// The context of one kernel thread on the CPU backend: its coordinates, the
 /// intrinsics (`grid`, `thread_idx`, `syncthreads`, shared memory, ...) and
