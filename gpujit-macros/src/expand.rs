@@ -90,11 +90,11 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
         let c_name = &c.c_name;
         quote! { src.push_str(&::gpujit::__private::CudaConst::cuda_decl(&#path, #c_name)); }
     });
-    let const_checks = k.extern_consts.iter().map(|c| {
+    // Only a `const` may appear in a pattern: this rejects a `static` ("expected
+    // constant, found static" / "match bindings cannot shadow statics").
+    let const_checks = k.extern_consts.iter().filter(|c| c.user_item).map(|c| {
         let path = &c.rust_path;
-        // Reading the value in a const context rejects a `static`: its value
-        // could change after the CUDA C was built.
-        quote! { const _: () = { let _value = #path; }; }
+        quote! { const _: () = if let #path = #path {}; }
     });
 
     // CPU: unpack the arguments, then run the per-thread body.

@@ -126,6 +126,9 @@ enum Binding {
     Array(usize),
     Shared(usize),
     BodyConst(usize),
+    /// A name whose declaration was already reported as an error: its uses
+    /// report nothing more.
+    Poisoned,
 }
 
 struct Lower {
@@ -145,6 +148,21 @@ struct Lower {
 
 fn err(span: Span, msg: impl std::fmt::Display) -> syn::Error {
     syn::Error::new(span, msg)
+}
+
+/// Like [`with_help`], spanning all of `node` (first to last token).
+fn with_help_spanned(node: &impl ToTokens, msg: &str, help: &str) -> syn::Error {
+    syn::Error::new_spanned(node, format!("{msg}\n  = help: {help}"))
+}
+
+/// The names a `let` pattern binds.
+fn pattern_names(p: &Pat, out: &mut Vec<String>) {
+    match p {
+        Pat::Ident(pi) => out.push(pi.ident.to_string()),
+        Pat::Type(pt) => pattern_names(&pt.pat, out),
+        Pat::Tuple(t) => t.elems.iter().for_each(|e| pattern_names(e, out)),
+        _ => {}
+    }
 }
 
 fn with_help(span: Span, msg: &str, help: &str) -> syn::Error {
@@ -236,6 +254,30 @@ impl Lower {
         }
     }
 
+    fn silent_expr(&mut self, span: Span) -> Expr {
+        let ty = self.infer.fresh(VarKind::Any);
+        Expr {
+            kind: ExprKind::Lit(Lit::Bool(false)),
+            ty,
+            span,
+        }
+    }
+
+    /// Whether `e` starts from a name whose declaration was already reported.
+    fn is_poisoned(&self, e: &SExpr) -> bool {
+        match strip(e) {
+            SExpr::Path(p) => p
+                .path
+                .get_ident()
+                .is_some_and(|i| matches!(self.lookup(&i.to_string()), Some(Binding::Poisoned))),
+            SExpr::Call(c) => call_name(c).is_some_and(|n| matches!(self.lookup(&n), Some(Binding::Poisoned))),
+            SExpr::MethodCall(m) => self.is_poisoned(&m.receiver),
+            SExpr::Index(i) => self.is_poisoned(&i.expr),
+            SExpr::Field(f) => self.is_poisoned(&f.base),
+            _ => false,
+        }
+    }
+
     fn error_expr(&mut self, e: syn::Error) -> Expr {
         let span = e.span();
         self.errors.push(e);
@@ -297,7 +339,10 @@ impl Lower {
                 return;
             }
         };
-        let Some(kind) = self.param_type(&pt.ty) else { return };
+        let Some(kind) = self.param_type(&pt.ty) else {
+            self.bind(&ident.to_string(), Binding::Poisoned);
+            return;
+        };
         let index = self.params.len();
         match kind {
             ParamKind::Scalar(s) => {
@@ -474,6 +519,19 @@ impl Lower {
     }
 
     fn let_stmt(&mut self, local: &syn::Local, out: &mut Vec<Stmt>) {
+        let errors_before = self.errors.len();
+        self.let_stmt_inner(local, out);
+        if self.errors.len() > errors_before {
+            // Later uses of what this `let` declares would only repeat the error.
+            let mut names = Vec::new();
+            pattern_names(&local.pat, &mut names);
+            for n in names {
+                self.bind(&n, Binding::Poisoned);
+            }
+        }
+    }
+
+    fn let_stmt_inner(&mut self, local: &syn::Local, out: &mut Vec<Stmt>) {
         let init = match &local.init {
             Some(init) => {
                 if let Some((_, diverge)) = &init.diverge {
@@ -500,6 +558,9 @@ impl Lower {
         match pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 let declared = annotated.and_then(|t| self.local_type(t));
+                if annotated.is_some() && declared.is_none() {
+                    return; // the type was reported; its value would repeat it
+                }
                 let init = init.map(|e| self.expr(e));
                 let ty = match (&init, declared) {
                     (Some(e), Some(d)) => {
@@ -637,13 +698,18 @@ impl Lower {
 
     fn shared_decl(&mut self, ident: &syn::Ident, ty: &Type, span: Span, out: &mut Vec<Stmt>) {
         let mut dims = Vec::new();
+        let mut ndim = 0;
         let mut cur = ty;
         while let Type::Array(arr) = cur {
+            ndim += 1;
             match self.const_expr(&arr.len) {
                 Ok(c) => dims.push(c),
                 Err(e) => self.errors.push(e),
             }
             cur = &arr.elem;
+        }
+        if dims.len() != ndim {
+            return;
         }
         if dims.is_empty() || dims.len() > 3 {
             self.errors.push(with_help(
@@ -755,8 +821,11 @@ impl Lower {
                     self.errors.push(label_error(label.span()));
                 }
                 if let SExpr::Let(l) = &*w.cond {
-                    self.errors
-                        .push(err(l.span(), "`while let` is not supported in kernels"));
+                    self.errors.push(with_help_spanned(
+                        l,
+                        "`while let` is not supported in kernels",
+                        "kernels have no Option values: use `while cond { ... }`, or `loop` with `if ... { break; }`",
+                    ));
                     return;
                 }
                 let cond = self.expr(&w.cond);
@@ -776,9 +845,7 @@ impl Lower {
                 out.push(Stmt::Loop { body });
             }
             SExpr::Break(b) => {
-                if let Some(label) = &b.label {
-                    self.errors.push(label_error(label.span()));
-                }
+                // A label is reported at its loop (or by rustc, if no loop has it).
                 if let Some(v) = &b.expr {
                     self.errors
                         .push(err(v.span(), "`break` with a value is not supported in kernels"));
@@ -788,10 +855,7 @@ impl Lower {
                 }
                 out.push(Stmt::Break);
             }
-            SExpr::Continue(c) => {
-                if let Some(label) = &c.label {
-                    self.errors.push(label_error(label.span()));
-                }
+            SExpr::Continue(_) => {
                 out.push(Stmt::Continue);
             }
             SExpr::Return(r) => {
@@ -825,7 +889,11 @@ impl Lower {
 
     fn if_stmt(&mut self, i: &syn::ExprIf) -> Stmt {
         if let SExpr::Let(l) = &*i.cond {
-            self.errors.push(err(l.span(), "`if let` is not supported in kernels"));
+            self.errors.push(with_help_spanned(
+                l,
+                "`if let` is not supported in kernels",
+                "kernels have no Option values: use `if cond { ... }`",
+            ));
         }
         let cond = self.expr(&i.cond);
         self.unify_at(cond.span, cond.ty, Ty::Scalar(Scalar::Bool));
@@ -863,8 +931,8 @@ impl Lower {
             other => (other, None),
         };
         let SExpr::Range(r) = range else {
-            self.errors.push(with_help(
-                f.expr.span(),
+            self.errors.push(with_help_spanned(
+                &f.expr,
                 "kernels can only loop over integer ranges",
                 "write `for i in a..b`, `a..=b`, or `(a..b).step_by(s)`",
             ));
@@ -932,7 +1000,11 @@ impl Lower {
                         (Some(Place::Local(id)), self.locals[id].ty)
                     }
                     _ => {
-                        let ex = self.error_expr(err(e.span(), format!("`{name}` cannot be assigned to")));
+                        let ex = if matches!(self.lookup(&name), Some(Binding::Poisoned)) {
+                            self.silent_expr(e.span())
+                        } else {
+                            self.error_expr(err(e.span(), format!("`{name}` cannot be assigned to")))
+                        };
                         (None, ex.ty)
                     }
                 }
@@ -972,6 +1044,7 @@ impl Lower {
                     let ty = inner.ty;
                     mk(ExprKind::Unary(UnOp::Not, Box::new(inner)), ty)
                 }
+                _ if self.is_poisoned(&u.expr) => self.silent_expr(span),
                 _ => self.error_expr(with_help(
                     span,
                     "dereferencing is not supported in kernels",
@@ -1151,6 +1224,7 @@ impl Lower {
                         span,
                     }
                 }
+                Some(Binding::Poisoned) => return self.silent_expr(span),
                 Some(Binding::Array(_)) | Some(Binding::Shared(_)) => {
                     return self.error_expr(with_help(
                         span,
@@ -1198,6 +1272,7 @@ impl Lower {
         self.extern_consts.push(ExternConst {
             c_name,
             rust_path: path.to_token_stream(),
+            user_item: known.is_none(),
         });
         self.extern_const_types.push(ty);
         (self.extern_consts.len() - 1, ty)
@@ -1211,7 +1286,13 @@ impl Lower {
                 }
             }
         }
-        self.errors.push(err(e.span(), "expected an array parameter"));
+        if !self.is_poisoned(e) {
+            self.errors.push(with_help(
+                e.span(),
+                "expected an array parameter here",
+                "`len()`, `dim()` and `shape()` apply to the kernel's array parameters",
+            ));
+        }
         None
     }
 
@@ -1234,6 +1315,9 @@ impl Lower {
             return None;
         };
         let name = path_text(&p.path);
+        if matches!(self.lookup(&name), Some(Binding::Poisoned)) {
+            return None;
+        }
         let (array, ndim, elem, writable) = match self.lookup(&name) {
             Some(Binding::Array(i)) => match self.params[i].kind {
                 ParamKind::Array {
@@ -1248,14 +1332,18 @@ impl Lower {
                 true,
             ),
             _ => {
-                self.errors.push(err(
+                self.errors.push(with_help(
                     cur.span(),
-                    format!("`{name}` is not an array: only array parameters and shared arrays can be indexed"),
+                    &format!("`{name}` is not an array: only array parameters and shared arrays can be indexed"),
+                    "index a `&[T]` or `ArrayViewN<T>` parameter, or a `shared_array`",
                 ));
                 return None;
             }
         };
-        if for_write && !writable {
+        let slice =
+            matches!(array, ArrayRef::Param(i) if matches!(self.params[i].kind, ParamKind::Array { slice: true, .. }));
+        // rustc already reports writes through `&[T]` (in the type-checked copy).
+        if for_write && !writable && !slice {
             self.errors.push(with_help(
                 e.span(),
                 &format!("cannot write to `{name}`: it is a read-only parameter"),
@@ -1278,8 +1366,8 @@ impl Lower {
                 }
             },
             (ArrayRef::Param(_), list) if list.len() > 1 => {
-                self.errors.push(with_help(
-                    e.span(),
+                self.errors.push(with_help_spanned(
+                    e,
                     &format!("`{name}` is indexed like ndarray"),
                     "write `a[[i, j]]`, not `a[i][j]`",
                 ));
@@ -1380,6 +1468,11 @@ impl Lower {
 
     fn call(&mut self, call: &syn::ExprCall) -> Expr {
         let span = call.span();
+        if self.is_poisoned(&call.func)
+            || call_name(call).is_some_and(|n| matches!(self.lookup(&n), Some(Binding::Poisoned)))
+        {
+            return self.silent_expr(span);
+        }
         let Some(name) = call_name(call) else {
             let shown = call.func.to_token_stream().to_string().replace(' ', "");
             return self.error_expr(unknown_fn(call.func.span(), &shown));
@@ -1444,6 +1537,9 @@ impl Lower {
     fn method_call(&mut self, mc: &syn::ExprMethodCall) -> Expr {
         let span = mc.span();
         let method = mc.method.to_string();
+        if self.is_poisoned(&mc.receiver) {
+            return self.silent_expr(span);
+        }
         if method == "len" || method == "dim" {
             if let Some(p) = self.array_param_of(&mc.receiver) {
                 let ndim = match self.params[p].kind {
@@ -1481,6 +1577,14 @@ impl Lower {
             ));
         }
         let Some((math, nargs)) = MathFn::from_name(&method) else {
+            // Report the innermost unknown call of a chain (`x.iter().sum()`: `iter`).
+            let before = self.errors.len();
+            if !self.is_poisoned(&mc.receiver) && matches!(strip(&mc.receiver), SExpr::MethodCall(_) | SExpr::Call(_)) {
+                let _ = self.expr(&mc.receiver);
+            }
+            if self.errors.len() > before || self.is_poisoned(&mc.receiver) {
+                return self.silent_expr(span);
+            }
             return self.error_expr(with_help(
                 mc.method.span(),
                 &format!("unknown method `{method}` in a kernel"),
@@ -1867,25 +1971,60 @@ fn resolve_expr(inf: &Infer, e: &mut Expr) {
     }
 }
 
+/// Whether an array length looks like a compile-time constant: literals,
+/// `UPPER_CASE` paths and arithmetic on them.
+fn looks_const(e: &SExpr) -> bool {
+    match strip(e) {
+        SExpr::Lit(_) => true,
+        SExpr::Path(p) => p.path.segments.last().is_some_and(|s| {
+            let name = s.ident.to_string();
+            name.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        }),
+        SExpr::Binary(b) => looks_const(&b.left) && looks_const(&b.right),
+        _ => false,
+    }
+}
+
 /// The rewritten copy rustc type-checks: the user's body against the
 /// signatures in `gpujit::kernel::typecheck` (`grid(2)` becomes `grid2()`).
 pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
     use syn::visit_mut::VisitMut;
     struct Rewrite;
     impl VisitMut for Rewrite {
+        fn visit_type_array_mut(&mut self, arr: &mut syn::TypeArray) {
+            syn::visit_mut::visit_type_array_mut(self, arr);
+            // A shared array size gpujit rejects (a variable, `block_dim().x`)
+            // is reported by gpujit; keep rustc from adding its own error.
+            if !looks_const(&arr.len) {
+                arr.len = syn::parse_quote!(1);
+            }
+        }
+
         fn visit_expr_mut(&mut self, e: &mut SExpr) {
             syn::visit_mut::visit_expr_mut(self, e);
             if let SExpr::Call(call) = e {
                 if let Some(name @ ("grid" | "gridsize")) = call_name(call).as_deref() {
-                    if let Some(SExpr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Int(i), ..
-                    })) = call.args.first()
-                    {
-                        if let Ok(n @ 1..=3) = i.base10_parse::<usize>() {
-                            let f = syn::Ident::new(&format!("{name}{n}"), call.func.span());
-                            *e = syn::parse_quote_spanned!(call.func.span()=> #f());
+                    let n = match call.args.first() {
+                        Some(SExpr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Int(i), ..
+                        })) => i.base10_parse::<usize>().ok(),
+                        _ => None,
+                    };
+                    // `grid(4)` or `grid(n)` is reported by gpujit: give rustc a
+                    // value of a fitting type so that it adds no error of its own.
+                    let span = call.func.span();
+                    *e = match n {
+                        Some(n @ 1..=3) => {
+                            let f = syn::Ident::new(&format!("{name}{n}"), span);
+                            syn::parse_quote_spanned!(span=> #f())
                         }
-                    }
+                        Some(n) => {
+                            let parts = (0..n).map(|_| quote::quote_spanned!(span=> 0usize));
+                            syn::parse_quote_spanned!(span=> (#(#parts,)*))
+                        }
+                        None => syn::parse_quote_spanned!(span=> 0usize),
+                    };
                 }
             }
         }

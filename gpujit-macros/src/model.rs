@@ -164,6 +164,10 @@ pub struct ConstExpr {
 pub struct ExternConst {
     pub c_name: String,
     pub rust_path: TokenStream,
+    /// A user item (not `f32::MAX` & co.): the generated code checks that it
+    /// is a `const`, not a `static` whose value could change after the CUDA C
+    /// was built.
+    pub user_item: bool,
 }
 
 /// A `const` item inside the kernel body.

@@ -97,6 +97,26 @@ pub mod typecheck {
     view_api!(ArrayView);
     view_api!(ArrayViewMut);
 
+    // `a[i][j]` on a 2-D view is rejected by gpujit (write `a[[i, j]]`); these
+    // let rustc accept it so that only gpujit's error is shown.
+    impl<T> std::ops::Index<usize> for ArrayView<'_, T, 2> {
+        type Output = [T];
+        fn index(&self, _: usize) -> &[T] {
+            unreachable!("{}", ONLY_IN_KERNELS)
+        }
+    }
+    impl<T> std::ops::Index<usize> for ArrayViewMut<'_, T, 2> {
+        type Output = [T];
+        fn index(&self, _: usize) -> &[T] {
+            unreachable!("{}", ONLY_IN_KERNELS)
+        }
+    }
+    impl<T> std::ops::IndexMut<usize> for ArrayViewMut<'_, T, 2> {
+        fn index_mut(&mut self, _: usize) -> &mut [T] {
+            unreachable!("{}", ONLY_IN_KERNELS)
+        }
+    }
+
     impl<T, const N: usize> std::ops::IndexMut<[usize; N]> for ArrayViewMut<'_, T, N> {
         fn index_mut(&mut self, _: [usize; N]) -> &mut T {
             unreachable!("{}", ONLY_IN_KERNELS)
@@ -134,6 +154,7 @@ pub mod typecheck {
     pub fn gridsize3() -> (usize, usize, usize) {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
+
     /// `threadIdx`.
     pub fn thread_idx() -> Idx3 {
         unreachable!("{}", ONLY_IN_KERNELS)

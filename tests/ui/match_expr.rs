@@ -1,0 +1,14 @@
+use gpujit::prelude::*;
+
+#[gpu_kernel]
+fn classify(x: &[i32], y: &mut [f32]) {
+    let i = grid(1);
+    if i < y.len() {
+        y[i] = match x[i] {
+            0 => 0.0,
+            _ => 1.0,
+        };
+    }
+}
+
+fn main() {}
