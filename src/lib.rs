@@ -30,3 +30,17 @@ pub fn verdict(ok: bool) -> &'static str {
         "NO"
     }
 }
+
+/// Kernels exported for other crates (see `tests/cross_crate.rs`).
+pub mod kernels {
+    use gpujit::prelude::*;
+
+    /// `y[i] = factor * x[i]`, one thread per element.
+    #[gpu_kernel]
+    pub fn scale(factor: f32, x: &[f32], y: &mut [f32]) {
+        let i = grid(1);
+        if i < y.len() {
+            y[i] = factor * x[i];
+        }
+    }
+}

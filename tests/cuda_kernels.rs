@@ -10,7 +10,8 @@
 use std::path::PathBuf;
 
 use gpujit::__private::KernelDef;
-use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
+
+mod common;
 
 #[path = "../examples/grayscale.rs"]
 #[allow(dead_code)]
@@ -36,41 +37,17 @@ fn seed_kernels() -> Vec<&'static KernelDef> {
     ]
 }
 
+/// Every kernel of the examples, the library crate and `tests/kernels/`
+/// (kernels defined in other test files are checked there).
 fn all_kernels() -> Vec<&'static KernelDef> {
-    seed_kernels()
+    let mut all = seed_kernels();
+    all.push(&gpujit_examples::kernels::scale::KERNEL);
+    all
 }
 
 #[test]
 fn every_kernel_compiles_to_ptx_without_warnings() {
-    if let Err(e) = nvrtc::load() {
-        if std::env::var("GPUJIT_REQUIRE_NVRTC").as_deref() == Ok("1") {
-            panic!("GPUJIT_REQUIRE_NVRTC=1 but NVRTC is not available: {e}");
-        }
-        eprintln!("SKIPPED: every_kernel_compiles_to_ptx_without_warnings: {e}");
-        return;
-    }
-    let kernels = all_kernels();
-    let mut failures = Vec::new();
-    for k in &kernels {
-        for arch in [TARGET_ARCH, OLDEST_ARCH] {
-            match nvrtc::compile_ptx((k.cuda_source)(), k.name, arch) {
-                Ok(ptx) if ptx.has_warnings() => failures.push(format!("{} ({arch}): warnings:\n{}", k.name, ptx.log)),
-                Ok(ptx) if !ptx.text.contains(&format!(".entry {}", k.name)) => {
-                    failures.push(format!("{} ({arch}): no `.entry {}` in the PTX", k.name, k.name))
-                }
-                Ok(_) => {}
-                Err(e) => failures.push(format!("{} ({arch}): {e}", k.name)),
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} kernels failed:\n{}",
-        failures.len(),
-        kernels.len(),
-        failures.join("\n\n")
-    );
-    eprintln!("{} kernels compiled for {TARGET_ARCH} and {OLDEST_ARCH}", kernels.len());
+    common::assert_compiles_with_nvrtc("every_kernel_compiles_to_ptx_without_warnings", &all_kernels());
 }
 
 #[test]

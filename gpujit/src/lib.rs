@@ -1,6 +1,39 @@
-//! gpujit: write GPU kernels as Rust functions, launch them like Numba's `@cuda.jit`.
+//! gpujit: write GPU kernels as Rust functions and launch them as Numba's
+//! `@cuda.jit` does.
 //!
-//! (crate docs are written by the runtime author; see README.md)
+//! ```
+//! use gpujit::prelude::*;
+//!
+//! /// `y = a * x + y`, one thread per element.
+//! #[gpu_kernel]
+//! fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+//!     let i = grid(1);
+//!     if i < y.len() {
+//!         y[i] = a * x[i] + y[i];
+//!     }
+//! }
+//!
+//! # fn main() -> gpujit::Result<()> {
+//! let x: Vec<f32> = (0..1000).map(|i| i as f32).collect();
+//! let d_x = gpujit::to_device(&x)?;
+//! let mut d_y = gpujit::zeros::<f32>(1000)?;
+//! let threads = 256;
+//! saxpy![x.len().div_ceil(threads), threads](2.0, &d_x, &mut d_y)?; // Numba: saxpy[blocks, threads](...)
+//! let y = d_y.copy_to_host()?;
+//! assert_eq!(y[10], 20.0);
+//! println!("{}", saxpy::cuda_source()); // the CUDA C translation
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! - [`gpu_kernel`] translates the function (the kernel language is described
+//!   in [`kernel`]) and generates the launch macro `saxpy![grid, block](...)`
+//!   and the module `saxpy` with `launch`, `cuda_source` and `KERNEL`.
+//! - [`DeviceArray`] holds 1-3-D arrays on the current backend ([`to_device`],
+//!   [`device_array`], [`zeros`], [`DeviceArray::copy_to_host`]).
+//! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits.
+//! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`).
+//! - [`nvrtc`] finds and drives NVRTC to compile the emitted CUDA C to PTX.
 
 pub mod array;
 pub mod backend;
@@ -21,12 +54,11 @@ pub use launch::{Dim3, IntoDim3, LaunchConfig};
 pub use scalar::{DeviceScalar, ScalarType};
 
 /// `use gpujit::prelude::*;` brings the attribute, the array type, the launch
-/// configuration types and the kernel-language intrinsics into scope.
+/// configuration types and the kernel parameter types into scope.
 pub mod prelude {
-    pub use crate::kernel::{
-        block_dim, block_idx, grid, grid_dim, gridsize, shared_array, syncthreads, thread_idx, ArrayView1, ArrayView2,
-        ArrayView3, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3,
-    };
+    // The intrinsics (`grid`, `syncthreads`, ...) need no import: the macro
+    // translates them. Only the parameter types are here, for readers.
+    pub use crate::kernel::{ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3};
     pub use crate::{gpu_kernel, DeviceArray, Dim3, Error, LaunchConfig};
 }
 
