@@ -82,7 +82,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         gpujit_examples::verdict(differing == 0)
     );
     let t = gpujit_examples::median_secs(20, || to_grayscale(&d_rgb, &mut d_gray))?;
-    println!("kernel: median of 20 warm runs {}", gpujit_examples::ms(t));
+    println!("kernel: median of 20 warm runs {}", gpujit_examples::human_time(t));
 
     let (raw, _) = gray.into_raw_vec_and_offset();
     image::GrayImage::from_raw(w as u32, h as u32, raw)

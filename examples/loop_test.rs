@@ -62,7 +62,7 @@ fn main() -> gpujit::Result<()> {
             "{threads:4} threads/block, {:3} blocks: total {total:.1}, expected {EXPECTED:.1}, rel. error {rel:.1e}, match: {}, median of 5 warm runs {}",
             N.div_ceil(threads),
             gpujit_examples::verdict(matches),
-            gpujit_examples::ms(t)
+            gpujit_examples::human_time(t)
         );
     }
     if !ok {

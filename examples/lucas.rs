@@ -62,7 +62,10 @@ fn main() -> gpujit::Result<()> {
         gpujit_examples::verdict(table == host)
     );
     let t = gpujit_examples::median_secs(9, || lucas_table(MAX_N).map(|_| ()))?;
-    println!("median of 9 warm runs (launch + copies): {}", gpujit_examples::ms(t));
+    println!(
+        "median of 9 warm runs (launch + copies): {}",
+        gpujit_examples::human_time(t)
+    );
     if got != EXPECTED_L40 || table != host {
         std::process::exit(1);
     }

@@ -127,7 +127,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!(
             "{variant:?}: max rel. error {err:.2e}, match: {}, median of 3 warm runs {}, {:.2} GFLOP/s",
             gpujit_examples::verdict(matches),
-            gpujit_examples::ms(t),
+            gpujit_examples::human_time(t),
             flops / t / 1e9
         );
     }

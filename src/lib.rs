@@ -17,9 +17,13 @@ pub fn median_secs(runs: usize, mut f: impl FnMut() -> gpujit::Result<()>) -> gp
     Ok(times[times.len() / 2])
 }
 
-/// Formats seconds as milliseconds with three decimals, e.g. `12.345 ms`.
-pub fn ms(secs: f64) -> String {
-    format!("{:.3} ms", secs * 1e3)
+/// Formats seconds as `12.345 ms`, or as `4.567 µs` below a millisecond.
+pub fn human_time(secs: f64) -> String {
+    if secs < 1e-3 {
+        format!("{:.3} µs", secs * 1e6)
+    } else {
+        format!("{:.3} ms", secs * 1e3)
+    }
 }
 
 /// `"yes"`/`"NO"` for a match column.

@@ -52,7 +52,6 @@ pub fn emit(k: &Kernel) -> CpuCode {
         end = quote! { (#off + ::core::mem::size_of::<#ty>()) };
         align = quote! { ::gpujit::__private::max_usize(#align, ::core::mem::align_of::<#elem>()) };
     }
-    let t = thread_ident();
     let mut body = TokenStream::new();
     // Scalar parameters are per-thread copies (a thread may reassign them).
     for p in &k.params {
@@ -62,7 +61,6 @@ pub fn emit(k: &Kernel) -> CpuCode {
         }
     }
     body.extend(e.block_stmts(&k.body));
-    let _ = &t;
     CpuCode {
         prelude,
         shared_bytes: end,

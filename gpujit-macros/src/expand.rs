@@ -114,7 +114,6 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             }
         }
     });
-    let nparams = k.params.len();
     let prelude = &cpu.prelude;
     let shared_bytes = &cpu.shared_bytes;
     let shared_align = &cpu.shared_align;
@@ -222,7 +221,6 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 let [#(#arg_names),*] = args else {
                     return ::core::result::Result::Err(::gpujit::__private::arg_count_error(&KERNEL, args.len()));
                 };
-                let _ = #nparams;
                 #(#unpack)*
                 #prelude
                 let shared = ::gpujit::__private::SharedLayout { bytes: #shared_bytes, align: #shared_align };
