@@ -57,14 +57,17 @@ pub enum ArgPtr {
 }
 
 /// An array argument: base pointer, shape in elements (C order), element type.
+///
+/// Only [`KernelArg::array`] and [`KernelArg::array_mut`] make one, from a
+/// live [`DeviceArray`] borrow: backends trust its pointer and shape.
 #[derive(Debug, Clone, Copy)]
 pub struct ArrayArg<'a> {
-    pub ptr: ArgPtr,
-    pub shape: &'a [usize],
-    pub elem: ScalarType,
-    pub mutable: bool,
+    pub(crate) ptr: ArgPtr,
+    pub(crate) shape: &'a [usize],
+    pub(crate) elem: ScalarType,
+    pub(crate) mutable: bool,
     /// Which backend owns the memory (`BackendKind` name), for error messages.
-    pub backend: crate::backend::BackendKind,
+    pub(crate) backend: crate::backend::BackendKind,
 }
 
 /// A type-erased launch argument. Made by the generated `launch` function;
