@@ -12,6 +12,8 @@ use std::path::PathBuf;
 use gpujit::__private::KernelDef;
 
 mod common;
+#[allow(dead_code)]
+mod kernels;
 
 #[path = "../examples/grayscale.rs"]
 #[allow(dead_code)]
@@ -42,6 +44,7 @@ fn seed_kernels() -> Vec<&'static KernelDef> {
 fn all_kernels() -> Vec<&'static KernelDef> {
     let mut all = seed_kernels();
     all.push(&gpujit_examples::kernels::scale::KERNEL);
+    all.extend(kernels::all());
     all
 }
 

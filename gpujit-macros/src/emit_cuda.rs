@@ -289,20 +289,33 @@ impl Emitter<'_> {
                         body,
                     );
                 } else {
-                    // Stop before the variable could step past the end, so a
-                    // range ending at the type's maximum cannot overflow.
+                    // Stop before the variable could step past the end (compared
+                    // in unsigned 64-bit arithmetic), so neither a range ending
+                    // at the type's maximum nor a step wider than the type can
+                    // overflow: as in Rust, a too-large step yields one element.
                     let u = scalar_of(l.ty).map(|s| s.c_unsigned()).unwrap_or("unsigned long long");
-                    let s = match step {
-                        Some(s) => format!("({t}){}", paren(self.expr(s))),
-                        None => "1".into(),
+                    let step_text = match step {
+                        Some(s) => {
+                            let s = self.expr(s);
+                            self.line("{");
+                            self.indent += 1;
+                            self.line(&format!("const unsigned long long {step_n} = {s};"));
+                            step_n.clone()
+                        }
+                        None => "1ull".into(),
                     };
                     let (cmp, last) = if *inclusive { ("<=", "<") } else { ("<", "<=") };
+                    let remaining = format!("(unsigned long long)(({u}){end_n} - ({u}){i})");
                     self.nested(
                         &format!(
-                            "for ({t} {i} = {a}, {end_n} = {b}, {step_n} = {s}, {done_n} = !({i} {cmp} {end_n}); !{done_n}; {done_n} = ({u}){end_n} - ({u}){i} {last} ({u}){step_n}, {i} = {done_n} ? {i} : ({t})({i} + {step_n}))"
+                            "for ({t} {i} = {a}, {end_n} = {b}, {done_n} = !({i} {cmp} {end_n}); !{done_n}; {done_n} = {remaining} {last} {step_text}, {i} = {done_n} ? {i} : ({t})(({u}){i} + ({u}){step_text}))"
                         ),
                         body,
                     );
+                    if step.is_some() {
+                        self.indent -= 1;
+                        self.line("}");
+                    }
                 }
             }
             Stmt::While { cond, body } => {
@@ -616,8 +629,17 @@ fn cast(v: &str, from: Option<Scalar>, to: Scalar) -> String {
 fn math(f: MathFn, ty: Option<Scalar>, a: &[String]) -> String {
     let t = ty.unwrap_or(Scalar::F64);
     if t.is_int() {
+        if f == MathFn::Abs && t.is_signed_int() {
+            // Rust's `wrapping_abs`: MIN stays MIN (C's `abs(INT_MIN)` is undefined).
+            let x = paren(a[0].clone());
+            return format!(
+                "({x} < 0 ? ({})(0{} - ({}){x}) : {x})",
+                t.c_name(),
+                if t == Scalar::I32 { "u" } else { "ull" },
+                t.c_unsigned()
+            );
+        }
         let name = match (f, t) {
-            (MathFn::Abs, Scalar::I64) => "llabs",
             (MathFn::Abs, _) => "abs",
             (MathFn::Min, _) => "min",
             _ => "max",

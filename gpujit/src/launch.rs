@@ -156,7 +156,9 @@ impl LaunchConfig {
 /// (`ceil(n / threads_per_block)`), the usual `(n + tpb - 1) / tpb`.
 /// Returns 0 when `threads_per_block` is 0 (the launch then reports the error).
 pub fn blocks_for(n: usize, threads_per_block: usize) -> usize {
-    n.checked_add(threads_per_block.saturating_sub(1))
-        .and_then(|v| v.checked_div(threads_per_block))
-        .unwrap_or(n / threads_per_block.max(1) + 1)
+    if threads_per_block == 0 {
+        0
+    } else {
+        n.div_ceil(threads_per_block)
+    }
 }
