@@ -12,7 +12,6 @@ use std::path::PathBuf;
 use gpujit::__private::KernelDef;
 
 mod common;
-#[allow(dead_code)]
 mod kernels;
 
 #[path = "../examples/grayscale.rs"]
