@@ -85,7 +85,7 @@ fn ndarray_2d_3d_and_views_round_trip_in_c_order() {
     assert!(!t.is_standard_layout());
     let dt = to_device(&t).unwrap();
     assert_eq!(dt.shape(), &[7, 4]);
-    let want: Vec<i32> = (0..7).flat_map(|j| (0..4).map(move |i| (i * 100 + j) as i32)).collect();
+    let want: Vec<i32> = (0..7).flat_map(|j| (0..4).map(move |i| i * 100 + j)).collect();
     assert_eq!(dt.copy_to_host().unwrap(), want);
     assert_eq!(dt.copy_to_ndarray::<Ix2>().unwrap(), t);
 
