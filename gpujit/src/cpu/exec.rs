@@ -82,7 +82,7 @@ impl<'a> CpuLaunch<'a> {
     ///   number of faults. The other threads still ran to completion.
     /// - [`Error::InvalidLaunchConfig`] if `shared` exceeds the CUDA limit of
     ///   48 KiB per block, or `GPUJIT_CPU_STACK_BYTES` is not a number.
-    pub fn run(&self, shared: SharedLayout, uses_barrier: bool, body: &(dyn Fn(&Thread<'_>) + Sync)) -> Result<()> {
+    pub fn run<F: Fn(&Thread<'_>) + Sync>(&self, shared: SharedLayout, uses_barrier: bool, body: &F) -> Result<()> {
         if shared.bytes > MAX_SHARED_BYTES {
             return Err(Error::InvalidLaunchConfig(format!(
                 "kernel `{}` uses {} bytes of shared memory per block, more than the CUDA limit of {MAX_SHARED_BYTES} bytes; use smaller shared arrays",
@@ -113,11 +113,10 @@ impl<'a> CpuLaunch<'a> {
             shared,
             uses_barrier,
             stack_bytes,
-            body,
             faults: AtomicUsize::new(0),
             first: Mutex::new(None),
         };
-        (0..blocks).into_par_iter().for_each(|b| ctx.run_block(b));
+        (0..blocks).into_par_iter().for_each(|b| ctx.run_block(b, body));
 
         let faults = ctx.faults.load(Ordering::Relaxed);
         if faults == 0 {
@@ -150,21 +149,20 @@ struct Fault {
 }
 
 /// What every block of a launch shares.
-struct LaunchCtx<'a> {
+struct LaunchCtx {
     grid: [usize; 3],
     block: [usize; 3],
     gridsize: [usize; 3],
     shared: SharedLayout,
     uses_barrier: bool,
     stack_bytes: usize,
-    body: &'a (dyn Fn(&Thread<'_>) + Sync),
     faults: AtomicUsize,
     first: Mutex<Option<Fault>>,
 }
 
 /// Per-block state, owned by the OS thread that runs the block.
 struct BlockCtx<'a> {
-    launch: &'a LaunchCtx<'a>,
+    launch: &'a LaunchCtx,
     linear: usize,
     idx: [usize; 3],
     /// `blockIdx * blockDim` per axis.
@@ -179,8 +177,10 @@ fn to_u32x3(v: [usize; 3]) -> [u32; 3] {
     v.map(|c| u32::try_from(c).unwrap_or(u32::MAX))
 }
 
-impl LaunchCtx<'_> {
-    fn run_block(&self, linear: usize) {
+impl LaunchCtx {
+    /// Runs one block; generic over the kernel body so that the per-thread
+    /// call is inlined into the thread loop.
+    fn run_block<F: Fn(&Thread<'_>) + Sync>(&self, linear: usize, body: &F) {
         let idx = [
             linear % self.grid[0],
             (linear / self.grid[0]) % self.grid[1],
@@ -201,9 +201,9 @@ impl LaunchCtx<'_> {
         let mut current = [0usize; 3];
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             if self.uses_barrier {
-                b.run_coroutines(&mut current);
+                b.run_coroutines(&mut current, body);
             } else {
-                b.run_sequential(&mut current);
+                b.run_sequential(&mut current, body);
             }
         }));
         if let Err(payload) = outcome {
@@ -222,9 +222,8 @@ impl LaunchCtx<'_> {
 
 impl BlockCtx<'_> {
     /// Fast path: threads one after another, x fastest.
-    fn run_sequential(&self, current: &mut [usize; 3]) {
+    fn run_sequential<F: Fn(&Thread<'_>)>(&self, current: &mut [usize; 3], body: &F) {
         let [bx, by, bz] = self.launch.block;
-        let body = self.launch.body;
         for z in 0..bz {
             for y in 0..by {
                 for x in 0..bx {
@@ -240,11 +239,10 @@ impl BlockCtx<'_> {
     }
 
     /// Barrier path: one coroutine per thread, resumed round after round.
-    fn run_coroutines(&self, current: &mut [usize; 3]) {
+    fn run_coroutines<F: Fn(&Thread<'_>)>(&self, current: &mut [usize; 3], body: &F) {
         let [bx, by, _] = self.launch.block;
         let n = self.launch.block.iter().product::<usize>();
         let tid_of = |i: usize| [i % bx, (i / bx) % by, i / (bx * by)];
-        let body = self.launch.body;
         let mut coros: Vec<Option<Coro>> = Vec::with_capacity(n);
         for i in 0..n {
             let tid = tid_of(i);
