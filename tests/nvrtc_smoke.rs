@@ -9,20 +9,8 @@
 use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
 use gpujit::Error;
 
-/// `true` when NVRTC can be used. Otherwise prints a loud SKIPPED line and
-/// returns `false`, or panics when `GPUJIT_REQUIRE_NVRTC=1`.
-fn nvrtc_or_skip(test: &str) -> bool {
-    match nvrtc::load() {
-        Ok(()) => true,
-        Err(e) => {
-            if std::env::var("GPUJIT_REQUIRE_NVRTC").as_deref() == Ok("1") {
-                panic!("{test}: GPUJIT_REQUIRE_NVRTC=1 but NVRTC not found: {e}");
-            }
-            eprintln!("SKIPPED: NVRTC not found: {test}: {e}");
-            false
-        }
-    }
-}
+mod common;
+use common::nvrtc_or_skip;
 
 /// Block-wide sum with shared memory: one partial sum per block.
 const BLOCK_SUM: &str = r#"

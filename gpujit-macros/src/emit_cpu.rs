@@ -173,7 +173,7 @@ impl Emitter<'_> {
                         let (view, st, ld) = self.access(*a, idx.len());
                         let names: Vec<Ident> = (0..idx.len()).map(|i| format_ident!("gj_index_{}", i)).collect();
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
-                        let elem = Ty::Scalar(self.elem_type(*a));
+                        let elem = Ty::Scalar(self.k.elem_type(*a));
                         let rhs = self.binary(*op, quote! { #view.#ld(#t, #(#names),*) }, v, elem);
                         quote! { { #(let #names: usize = #idx;)* #view.#st(#t, #(#names,)* #rhs); } }
                     }
@@ -234,16 +234,6 @@ impl Emitter<'_> {
             Stmt::Return => quote! { return; },
             Stmt::SyncThreads => quote! { #t.syncthreads(); },
             Stmt::Block(b) => self.block(b),
-        }
-    }
-
-    fn elem_type(&self, a: ArrayRef) -> Scalar {
-        match a {
-            ArrayRef::Param(i) => match self.k.params[i].kind {
-                ParamKind::Array { elem, .. } => elem,
-                ParamKind::Scalar(s) => s,
-            },
-            ArrayRef::Shared(i) => self.k.shared[i].elem,
         }
     }
 

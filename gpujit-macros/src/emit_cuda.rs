@@ -364,17 +364,7 @@ impl Emitter<'_> {
                 let l = self.local(*id);
                 (l.name.clone(), scalar_of(l.ty))
             }
-            Place::Elem(array, idx) => (self.element(*array, idx), Some(self.elem_type(*array))),
-        }
-    }
-
-    fn elem_type(&self, a: ArrayRef) -> Scalar {
-        match a {
-            ArrayRef::Param(i) => match self.k.params[i].kind {
-                ParamKind::Array { elem, .. } => elem,
-                ParamKind::Scalar(s) => s,
-            },
-            ArrayRef::Shared(i) => self.k.shared[i].elem,
+            Place::Elem(array, idx) => (self.element(*array, idx), Some(self.k.elem_type(*array))),
         }
     }
 

@@ -463,3 +463,16 @@ pub struct Kernel {
     pub body: Block,
     pub uses_barrier: bool,
 }
+
+impl Kernel {
+    /// The element type of an array parameter or shared array.
+    pub fn elem_type(&self, a: ArrayRef) -> Scalar {
+        match a {
+            ArrayRef::Param(i) => match self.params[i].kind {
+                ParamKind::Array { elem, .. } => elem,
+                ParamKind::Scalar(s) => s,
+            },
+            ArrayRef::Shared(i) => self.shared[i].elem,
+        }
+    }
+}

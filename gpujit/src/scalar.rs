@@ -135,10 +135,11 @@ fn float_literal(text: String, is_f32: bool, finite: bool, nan: bool, positive: 
     format!("{text}{suffix}")
 }
 
-macro_rules! int_scalar {
-    ($t:ty, $variant:ident, $suffix:literal) => {
+/// Implements the scalar traits for `$t`; `$literal` turns a value into its
+/// CUDA C literal.
+macro_rules! kernel_scalar {
+    ($t:ty, $variant:ident, $literal:expr) => {
         impl sealed::Sealed for $t {}
-        impl DeviceScalar for $t {}
         impl KernelScalar for $t {
             const TYPE: ScalarType = ScalarType::$variant;
             fn to_value(self) -> ScalarValue {
@@ -151,15 +152,26 @@ macro_rules! int_scalar {
                 }
             }
             fn c_literal(self) -> String {
-                #[allow(unused_comparisons)]
-                if self < 0 && self == <$t>::MIN {
-                    // `-2147483648` is a negated out-of-range literal in C.
-                    format!("({}{} - 1)", self + 1, $suffix)
-                } else {
-                    format!("{}{}", self, $suffix)
-                }
+                let literal: fn($t) -> String = $literal;
+                literal(self)
             }
         }
+    };
+}
+
+/// `v` with a C suffix; a type's minimum is written `(MIN + 1 - 1)` because
+/// `-2147483648` is a negated out-of-range literal in C.
+macro_rules! int_scalar {
+    ($t:ty, $variant:ident, $suffix:literal) => {
+        kernel_scalar!($t, $variant, |v| {
+            #[allow(unused_comparisons)]
+            if v < 0 && v == <$t>::MIN {
+                format!("({}{} - 1)", v + 1, $suffix)
+            } else {
+                format!("{}{}", v, $suffix)
+            }
+        });
+        impl DeviceScalar for $t {}
     };
 }
 
@@ -170,57 +182,23 @@ int_scalar!(u32, U32, "u");
 int_scalar!(u64, U64, "ull");
 int_scalar!(usize, Usize, "ull");
 
-macro_rules! float_scalar {
-    ($t:ty, $variant:ident, $is_f32:expr) => {
-        impl sealed::Sealed for $t {}
-        impl DeviceScalar for $t {}
-        impl KernelScalar for $t {
-            const TYPE: ScalarType = ScalarType::$variant;
-            fn to_value(self) -> ScalarValue {
-                ScalarValue::$variant(self)
-            }
-            fn from_value(value: ScalarValue) -> Option<Self> {
-                match value {
-                    ScalarValue::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            fn c_literal(self) -> String {
-                float_literal(
-                    format!("{:?}", self),
-                    $is_f32,
-                    self.is_finite(),
-                    self.is_nan(),
-                    self > 0.0,
-                )
-            }
-        }
-    };
-}
-
-float_scalar!(f32, F32, true);
-float_scalar!(f64, F64, false);
-
-impl sealed::Sealed for bool {}
-impl KernelScalar for bool {
-    const TYPE: ScalarType = ScalarType::Bool;
-    fn to_value(self) -> ScalarValue {
-        ScalarValue::Bool(self)
-    }
-    fn from_value(value: ScalarValue) -> Option<Self> {
-        match value {
-            ScalarValue::Bool(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn c_literal(self) -> String {
-        if self {
-            "true".into()
-        } else {
-            "false".into()
-        }
-    }
-}
+kernel_scalar!(f32, F32, |v| float_literal(
+    format!("{v:?}"),
+    true,
+    v.is_finite(),
+    v.is_nan(),
+    v > 0.0
+));
+impl DeviceScalar for f32 {}
+kernel_scalar!(f64, F64, |v| float_literal(
+    format!("{v:?}"),
+    false,
+    v.is_finite(),
+    v.is_nan(),
+    v > 0.0
+));
+impl DeviceScalar for f64 {}
+kernel_scalar!(bool, Bool, |v| if v { "true".into() } else { "false".into() });
 
 /// Declares a module-level Rust `const` that a kernel uses, in CUDA C.
 ///

@@ -1,7 +1,24 @@
 //! Shared by the integration tests: compiling kernels' CUDA C with NVRTC.
+//! (Each test binary uses part of it.)
+#![allow(dead_code)]
 
 use gpujit::__private::KernelDef;
 use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
+
+/// `true` when NVRTC can be used. Otherwise prints a loud `SKIPPED` line and
+/// returns `false`, or panics when `GPUJIT_REQUIRE_NVRTC=1` (as `.ci/run` sets).
+pub fn nvrtc_or_skip(test: &str) -> bool {
+    match nvrtc::load() {
+        Ok(()) => true,
+        Err(e) => {
+            if std::env::var("GPUJIT_REQUIRE_NVRTC").as_deref() == Ok("1") {
+                panic!("{test}: GPUJIT_REQUIRE_NVRTC=1 but NVRTC not found: {e}");
+            }
+            eprintln!("SKIPPED: NVRTC not found: {test}: {e}");
+            false
+        }
+    }
+}
 
 /// Compiles every kernel's CUDA C to PTX for compute_90 and the oldest
 /// supported architecture and panics on any error or warning.
@@ -9,11 +26,7 @@ use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
 /// Without NVRTC this prints `SKIPPED: ...` and returns, unless
 /// `GPUJIT_REQUIRE_NVRTC=1` (set by `.ci/run`): then it panics.
 pub fn assert_compiles_with_nvrtc(test: &str, kernels: &[&KernelDef]) {
-    if let Err(e) = nvrtc::load() {
-        if std::env::var("GPUJIT_REQUIRE_NVRTC").as_deref() == Ok("1") {
-            panic!("{test}: GPUJIT_REQUIRE_NVRTC=1 but NVRTC is not available: {e}");
-        }
-        eprintln!("SKIPPED: {test}: NVRTC not found: {e}");
+    if !nvrtc_or_skip(test) {
         return;
     }
     let mut failures = Vec::new();
