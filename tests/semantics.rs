@@ -73,7 +73,7 @@ fn all_lists_every_kernel_once_with_its_cuda_entry() {
     assert_eq!(names.len(), before, "duplicate kernels in all()");
     for k in ks {
         let src = (k.cuda_source)();
-        let entry = format!("extern \"C\" __global__ void {}(", k.name);
+        let entry = format!("extern \"C\" __global__ void {}(", k.entry);
         assert!(src.contains(&entry), "{}: no `{entry}` in\n{src}", k.name);
     }
 }

@@ -39,7 +39,7 @@ pub fn emit(k: &Kernel) -> CudaSource {
     let _ = write!(
         text,
         "extern \"C\" __global__ void {}({}) {{\n{body}}}\n",
-        k.name,
+        k.entry,
         params.join(", ")
     );
     CudaSource { text }
@@ -50,26 +50,12 @@ pub fn emit(k: &Kernel) -> CudaSource {
 fn param_decls(p: &Param) -> Vec<String> {
     match p.kind {
         ParamKind::Scalar(s) => vec![format!("{} {}", s.c_name(), p.name)],
-        ParamKind::Array {
-            elem, ndim, mutable, ..
-        } => {
+        ParamKind::Array { elem, mutable, .. } => {
             let qual = if mutable { "" } else { "const " };
             let mut v = vec![format!("{qual}{}* __restrict__ {}", elem.c_name(), p.name)];
-            v.extend(
-                dim_names(&p.name, ndim)
-                    .into_iter()
-                    .map(|d| format!("unsigned long long {d}")),
-            );
+            v.extend(p.dims.iter().map(|d| format!("unsigned long long {d}")));
             v
         }
-    }
-}
-
-fn dim_names(name: &str, ndim: usize) -> Vec<String> {
-    if ndim == 1 {
-        vec![format!("{name}_len")]
-    } else {
-        (0..ndim).map(|d| format!("{name}_d{d}")).collect()
     }
 }
 
@@ -387,7 +373,7 @@ impl Emitter<'_> {
                 // Row-major: ((i * d1 + j) * d2 + k).
                 let mut flat = group(&idx[0], &idx_exprs[0], 13);
                 for (d, x) in idx.iter().enumerate().skip(1) {
-                    flat = format!("{flat} * {}_d{d} + {}", p.name, group(x, &idx_exprs[d], 13));
+                    flat = format!("{flat} * {} + {}", p.dims[d], group(x, &idx_exprs[d], 13));
                     if d + 1 < idx.len() {
                         flat = format!("({flat})");
                     }
@@ -439,20 +425,14 @@ impl Emitter<'_> {
             ExprKind::Load(a, idx) => self.element(*a, idx),
             ExprKind::Len(p) => {
                 let p = &self.k.params[*p];
-                match p.kind {
-                    ParamKind::Array { ndim: 1, .. } => format!("{}_len", p.name),
-                    ParamKind::Array { ndim, .. } => format!("({})", dim_names(&p.name, ndim).join(" * ")),
-                    ParamKind::Scalar(_) => "0".into(),
+                match p.dims.as_slice() {
+                    [one] => one.clone(),
+                    dims => format!("({})", dims.join(" * ")),
                 }
             }
             ExprKind::Dim(p, d) => {
                 let p = &self.k.params[*p];
-                match p.kind {
-                    ParamKind::Array { ndim, .. } => {
-                        dim_names(&p.name, ndim).get(*d).cloned().unwrap_or_else(|| "1".into())
-                    }
-                    ParamKind::Scalar(_) => "1".into(),
-                }
+                p.dims.get(*d).cloned().unwrap_or_else(|| "1".into())
             }
             ExprKind::Grid(a) => {
                 let x = a.name();

@@ -79,6 +79,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let name = &item.sig.ident;
     let docs: Vec<&syn::Attribute> = item.attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
     let kernel_name = &k.name;
+    let entry = &k.entry;
 
     // CUDA C: a fixed header, the outside constants (values known only at run
     // time), then the kernel.
@@ -88,7 +89,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let const_decls = k.extern_consts.iter().map(|c| {
         let path = &c.rust_path;
         let c_name = &c.c_name;
-        quote! { src.push_str(&::gpujit::__private::CudaConst::cuda_decl(&#path, #c_name)); }
+        quote! { gj_src.push_str(&::gpujit::__private::CudaConst::cuda_decl(&#path, #c_name)); }
     });
     // Only a `const` may appear in a pattern: this rejects a `static` ("expected
     // constant, found static" / "match bindings cannot shadow statics").
@@ -183,9 +184,10 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             /// The kernel as the runtime sees it.
             pub static KERNEL: ::gpujit::__private::KernelDef = ::gpujit::__private::KernelDef {
                 name: #kernel_name,
+                entry: #entry,
                 params: &[#(#param_defs),*],
                 cuda_source,
-                cpu: cpu_entry,
+                cpu: gj_cpu_entry,
                 uses_barrier: #uses_barrier,
             };
 
@@ -193,10 +195,10 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             pub fn cuda_source() -> &'static str {
                 static SOURCE: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
                 SOURCE.get_or_init(|| {
-                    let mut src = ::std::string::String::from(#header);
+                    let mut gj_src = ::std::string::String::from(#header);
                     #(#const_decls)*
-                    src.push_str(#body_text);
-                    src
+                    gj_src.push_str(#body_text);
+                    gj_src
                 })
             }
 
@@ -210,21 +212,21 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 block: impl ::gpujit::IntoDim3,
                 #(#pnames: #ptypes),*
             ) -> ::gpujit::Result<()> {
-                let args = [#(#wrap),*];
-                ::gpujit::__private::launch_kernel(&KERNEL, grid, block, &args)
+                let gj_args = [#(#wrap),*];
+                ::gpujit::__private::launch_kernel(&KERNEL, grid, block, &gj_args)
             }
 
-            fn cpu_entry(
-                launch: &::gpujit::__private::CpuLaunch<'_>,
-                args: &[::gpujit::__private::KernelArg<'_>],
+            fn gj_cpu_entry(
+                gj_launch: &::gpujit::__private::CpuLaunch<'_>,
+                gj_args: &[::gpujit::__private::KernelArg<'_>],
             ) -> ::gpujit::Result<()> {
-                let [#(#arg_names),*] = args else {
-                    return ::core::result::Result::Err(::gpujit::__private::arg_count_error(&KERNEL, args.len()));
+                let [#(#arg_names),*] = gj_args else {
+                    return ::core::result::Result::Err(::gpujit::__private::arg_count_error(&KERNEL, gj_args.len()));
                 };
                 #(#unpack)*
                 #prelude
-                let shared = ::gpujit::__private::SharedLayout { bytes: #shared_bytes, align: #shared_align };
-                launch.run(shared, #uses_barrier, &|#t: &::gpujit::__private::Thread<'_>| {
+                let gj_shared = ::gpujit::__private::SharedLayout { bytes: #shared_bytes, align: #shared_align };
+                gj_launch.run(gj_shared, #uses_barrier, &|#t: &::gpujit::__private::Thread<'_>| {
                     #body
                 })
             }

@@ -61,6 +61,13 @@ impl Infer {
         Ty::Var(self.vars.len() as u32 - 1)
     }
 
+    /// A variable for a binding declared without type or value (`let x;`):
+    /// its uses decide its type, with the usual literal defaults.
+    pub fn fresh_local(&mut self) -> Ty {
+        self.vars.push(State::Unbound(VarKind::Any, false));
+        Ty::Var(self.vars.len() as u32 - 1)
+    }
+
     /// Follows links; returns a concrete type or the root variable.
     pub fn shallow(&self, ty: Ty) -> Ty {
         let mut ty = ty;

@@ -2,7 +2,7 @@
 //! rejecting everything the kernel language does not have with a spanned
 //! error that says what to write instead.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
@@ -140,7 +140,10 @@ struct Lower {
     extern_const_types: Vec<Ty>,
     body_consts: Vec<BodyConst>,
     scopes: Vec<HashMap<String, Binding>>,
-    used_names: HashMap<String, usize>,
+    /// Names given out so far (each binding gets its own).
+    used_names: HashSet<String>,
+    /// Every identifier in the user's function: generated names avoid them.
+    user_idents: HashSet<String>,
     errors: Vec<syn::Error>,
     uses_barrier: bool,
     loop_depth: usize,
@@ -180,15 +183,22 @@ pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
         extern_const_types: Vec::new(),
         body_consts: Vec::new(),
         scopes: vec![HashMap::new()],
-        used_names: HashMap::new(),
+        used_names: HashSet::new(),
+        user_idents: idents_in(item.to_token_stream()),
         errors: Vec::new(),
         uses_barrier: false,
         loop_depth: 0,
     };
     lw.signature(&item.sig);
     let body = lw.block(&item.block, false);
+    let name = item.sig.ident.to_string();
     let mut kernel = Kernel {
-        name: item.sig.ident.to_string(),
+        entry: if C_RESERVED.contains(&name.as_str()) {
+            format!("{name}_kernel")
+        } else {
+            name.clone()
+        },
+        name,
         params: std::mem::take(&mut lw.params),
         locals: std::mem::take(&mut lw.locals),
         shared: std::mem::take(&mut lw.shared),
@@ -211,23 +221,30 @@ impl Lower {
     // ----- names and scopes -------------------------------------------------
 
     /// A C/Rust name for a new binding that collides with nothing before it.
+    /// The C/Rust name of a new binding of the user's name `wanted`: the name
+    /// itself the first time, then a suffixed name that is neither given out
+    /// nor spelled anywhere in the user's function, so shadowing can never
+    /// capture another variable (C has no `let x = x + 1;` shadowing).
     fn unique_name(&mut self, wanted: &str) -> String {
-        let base = if C_RESERVED.contains(&wanted) || wanted.starts_with("gj_") {
-            format!("{wanted}_")
-        } else {
-            wanted.to_string()
-        };
-        let count = self.used_names.entry(base.clone()).or_insert(0);
-        *count += 1;
-        let name = if *count == 1 {
-            base.clone()
-        } else {
-            format!("{base}_{}", *count - 1)
-        };
-        if name != base {
-            self.used_names.insert(name.clone(), 1);
+        if !is_reserved(wanted) && self.used_names.insert(wanted.to_string()) {
+            return wanted.to_string();
         }
-        name
+        self.fresh_name(wanted)
+    }
+
+    /// A generated name based on `base` that collides with no name given out
+    /// and no identifier of the user's function.
+    fn fresh_name(&mut self, base: &str) -> String {
+        let candidates = std::iter::once(base.to_string())
+            .chain(std::iter::once(format!("{base}_")))
+            .chain((1..).map(|n| format!("{base}_{n}")));
+        for c in candidates {
+            if !is_reserved(&c) && !self.user_idents.contains(&c) && !self.used_names.contains(&c) {
+                self.used_names.insert(c.clone());
+                return c;
+            }
+        }
+        unreachable!("the candidate names are endless")
     }
 
     fn bind(&mut self, name: &str, binding: Binding) {
@@ -348,18 +365,23 @@ impl Lower {
             ParamKind::Scalar(s) => {
                 let id = self.new_local(&ident, Ty::Scalar(s), mutable);
                 let name = self.locals[id].name.clone();
-                self.params.push(Param { name, kind });
+                self.params.push(Param {
+                    name,
+                    kind,
+                    dims: Vec::new(),
+                });
             }
             ParamKind::Array { ndim, .. } => {
                 let _ = mutable; // `mut a: ArrayViewMut2<T>` (as ndarray wants) or plain `a`: both work.
                 let name = self.unique_name(&ident.to_string());
-                // Reserve the names the CUDA C signature derives from the array.
-                self.used_names.insert(format!("{name}_len"), 1);
-                for d in 0..ndim {
-                    self.used_names.insert(format!("{name}_d{d}"), 1);
-                }
+                // The extents the CUDA C signature passes after the pointer.
+                let dims = if ndim == 1 {
+                    vec![self.fresh_name(&format!("{name}_len"))]
+                } else {
+                    (0..ndim).map(|d| self.fresh_name(&format!("{name}_d{d}"))).collect()
+                };
                 self.bind(&ident.to_string(), Binding::Array(index));
-                self.params.push(Param { name, kind });
+                self.params.push(Param { name, kind, dims });
             }
         }
     }
@@ -569,9 +591,10 @@ impl Lower {
                     }
                     (Some(e), None) => e.ty,
                     (None, Some(d)) => Ty::Scalar(d),
-                    (None, None) => self.infer.fresh(VarKind::Any),
+                    (None, None) => self.infer.fresh_local(),
                 };
-                let local = self.new_local(&pi.ident, ty, pi.mutability.is_some());
+                // `let x;` is assigned later (rustc checks it is assigned once).
+                let local = self.new_local(&pi.ident, ty, pi.mutability.is_some() || init.is_none());
                 out.push(Stmt::Let { local, init });
             }
             Pat::Wild(_) => {
@@ -967,7 +990,7 @@ impl Lower {
             }
         };
         let var_name = self.locals[var].name.clone();
-        let aux = ["end", "step", "done"].map(|what| self.unique_name(&format!("{var_name}_{what}")));
+        let aux = ["end", "step", "done"].map(|what| self.fresh_name(&format!("{var_name}_{what}")));
         self.loop_depth += 1;
         let body = self.block(&f.body, false);
         self.loop_depth -= 1;
@@ -1247,22 +1270,27 @@ impl Lower {
     /// `std::f32::consts::PI`).
     fn extern_const(&mut self, path: &syn::Path) -> (usize, Ty) {
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        let c_name = {
-            let joined = segments
-                .iter()
-                .filter(|s| *s != "std" && *s != "core" && *s != "crate")
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("_");
-            if C_RESERVED.contains(&joined.as_str()) {
-                format!("{joined}_")
-            } else {
-                joined
-            }
-        };
-        if let Some(i) = self.extern_consts.iter().position(|c| c.c_name == c_name) {
+        let key = segments.join("::");
+        if let Some(i) = self
+            .extern_consts
+            .iter()
+            .position(|c| c.rust_path.to_string().replace(' ', "") == key)
+        {
             return (i, self.extern_const_types[i]);
         }
+        // A plain `TILE` keeps its name in C; a path (`f32::MAX`) gets a fresh
+        // one (`f32_MAX`) that cannot collide with the user's identifiers.
+        let c_name = match segments.as_slice() {
+            [single] if !is_reserved(single) => single.clone(),
+            _ => {
+                let joined: Vec<&str> = segments
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|s| !matches!(*s, "std" | "core" | "crate"))
+                    .collect();
+                self.fresh_name(&joined.join("_"))
+            }
+        };
         // `f32::MAX`, `std::f64::consts::PI`: the type is the scalar named in the path.
         let known = segments.iter().rev().skip(1).find_map(|s| Scalar::from_name(s));
         let ty = match known {
@@ -1969,6 +1997,31 @@ fn resolve_expr(inf: &Infer, e: &mut Expr) {
         }
         _ => {}
     }
+}
+
+/// Names a binding cannot keep: C/CUDA reserved words, the `gj_` prefix of
+/// generated code, the kernel module's `KERNEL` and the `grid`/`block`
+/// parameters of its `launch`.
+fn is_reserved(name: &str) -> bool {
+    C_RESERVED.contains(&name) || name.starts_with("gj_") || matches!(name, "KERNEL" | "grid" | "block")
+}
+
+/// Every identifier in `tokens`, at any depth.
+fn idents_in(tokens: TokenStream) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut stack = vec![tokens];
+    while let Some(ts) = stack.pop() {
+        for tt in ts {
+            match tt {
+                proc_macro2::TokenTree::Ident(i) => {
+                    out.insert(i.to_string());
+                }
+                proc_macro2::TokenTree::Group(g) => stack.push(g.stream()),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// Whether an array length looks like a compile-time constant: literals,

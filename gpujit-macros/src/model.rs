@@ -126,6 +126,9 @@ pub struct Local {
 pub struct Param {
     pub name: String,
     pub kind: ParamKind,
+    /// For arrays: the names of the extents CUDA C passes after the pointer
+    /// (`x_len` for 1-D, `a_d0`, `a_d1`, ... otherwise).
+    pub dims: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -455,6 +458,8 @@ pub enum Stmt {
 #[derive(Debug, Clone)]
 pub struct Kernel {
     pub name: String,
+    /// The CUDA C entry name (`name`, or `{name}_kernel` if reserved in C).
+    pub entry: String,
     pub params: Vec<Param>,
     pub locals: Vec<Local>,
     pub shared: Vec<SharedArray>,

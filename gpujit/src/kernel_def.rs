@@ -13,8 +13,11 @@ pub type CpuEntry = fn(&CpuLaunch<'_>, &[KernelArg<'_>]) -> Result<()>;
 /// One kernel, as the macro describes it to the runtime.
 #[derive(Debug)]
 pub struct KernelDef {
-    /// The Rust name of the kernel, which is also the CUDA C `extern "C"` entry name.
+    /// The Rust name of the kernel.
     pub name: &'static str,
+    /// The `extern "C" __global__` function in the CUDA C: the Rust name, or
+    /// `{name}_kernel` where the name is reserved in CUDA C (`float`, `min`).
+    pub entry: &'static str,
     /// Parameters in declaration order.
     pub params: &'static [ParamDef],
     /// The CUDA C translation unit (built once, on first call).

@@ -41,8 +41,14 @@ macro_rules! dim_component {
     ($($t:ty),*) => {$(
         impl DimComponent for $t {
             fn to_u32(self, what: &str) -> Result<u32> {
+                #[allow(unused_comparisons)]
+                let advice = if self < 0 {
+                    "a grid or block size cannot be negative"
+                } else {
+                    "compute fewer blocks, or cover the data with a grid-stride loop (`gridsize(1)`)"
+                };
                 u32::try_from(self).map_err(|_| Error::InvalidLaunchConfig(format!(
-                    "{what} = {self} does not fit a CUDA dimension (0..=4294967295); compute fewer blocks or use a grid-stride loop"
+                    "{what} = {self} is not a CUDA dimension (1..=4294967295): {advice}"
                 )))
             }
         }

@@ -32,10 +32,10 @@ pub fn assert_compiles_with_nvrtc(test: &str, kernels: &[&KernelDef]) {
     let mut failures = Vec::new();
     for k in kernels {
         for arch in [TARGET_ARCH, OLDEST_ARCH] {
-            match nvrtc::compile_ptx((k.cuda_source)(), k.name, arch) {
+            match nvrtc::compile_ptx((k.cuda_source)(), k.entry, arch) {
                 Ok(ptx) if ptx.has_warnings() => failures.push(format!("{} ({arch}): warnings:\n{}", k.name, ptx.log)),
-                Ok(ptx) if !ptx.text.contains(&format!(".entry {}", k.name)) => {
-                    failures.push(format!("{} ({arch}): no `.entry {}` in the PTX", k.name, k.name))
+                Ok(ptx) if !ptx.text.contains(&format!(".entry {}", k.entry)) => {
+                    failures.push(format!("{} ({arch}): no `.entry {}` in the PTX", k.name, k.entry))
                 }
                 Ok(_) => {}
                 Err(e) => failures.push(format!("{} ({arch}): {e}\n--- source\n{}", k.name, (k.cuda_source)())),

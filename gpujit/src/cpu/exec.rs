@@ -698,6 +698,7 @@ mod tests {
     ) -> KernelDef {
         KernelDef {
             name,
+            entry: name,
             params,
             cuda_source: no_source,
             cpu,

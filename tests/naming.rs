@@ -1,0 +1,157 @@
+//! Names the translation must keep apart: shadowed bindings next to user
+//! variables that look like generated names, kernels and parameters named
+//! like C keywords, CUDA builtins or the generated code's own items, deferred
+//! initialisation, and outside constants whose C names could collide.
+//! Each kernel is checked on the CPU backend against the host and its CUDA C
+//! is compiled by NVRTC.
+
+use gpujit::prelude::*;
+
+mod common;
+
+/// Shadowing `v` twice next to a user variable `v_1`.
+#[gpu_kernel]
+fn shadow_next_to_suffix(out: &mut [i32]) {
+    let i = grid(1);
+    if i < out.len() {
+        let v = 1;
+        let v_1 = 100;
+        let v = v + 1;
+        let v = v + 10;
+        out[i] = v + v_1;
+    }
+}
+
+/// A shadow in an inner scope whose initializer reads user variables `x_1`, `x_2`.
+#[gpu_kernel]
+fn inner_shadow(x: &[f32], out: &mut [f32]) {
+    let i = grid(1);
+    if i + 1 < x.len() {
+        let x_1 = x[i];
+        let x_2 = x[i + 1];
+        let mut acc = 0.0;
+        for _k in 0..2 {
+            let x = x_2 - x_1;
+            acc += x;
+        }
+        out[i] = acc;
+    }
+}
+
+/// A kernel named like a C keyword, with parameters named like C keywords,
+/// CUDA builtins and the launch function's own parameters.
+#[gpu_kernel]
+fn float(int: f32, int_: f32, block: usize, grid: usize, shared: f32, launch: f32, min: &mut [f32]) {
+    let i = thread_idx().x;
+    if i < min.len() {
+        min[i] = int + int_ + (block + grid) as f32 + shared * launch;
+    }
+}
+
+/// A kernel named like a CUDA math function.
+#[gpu_kernel]
+fn sqrt(x: &mut [f32]) {
+    let i = grid(1);
+    if i < x.len() {
+        x[i] = x[i].sqrt();
+    }
+}
+
+/// `let y;` assigned on one path only.
+#[gpu_kernel]
+fn deferred_init(x: &[f32], out: &mut [f32]) {
+    let i = grid(1);
+    if i < x.len() {
+        let y;
+        if x[i] > 0.0 {
+            y = 2.0 * x[i];
+        } else {
+            y = -x[i];
+        }
+        out[i] = y;
+    }
+}
+
+/// A user constant spelled like the C name of `f32::MAX`.
+#[allow(non_upper_case_globals)]
+const f32_MAX: f32 = 1.0;
+
+#[gpu_kernel]
+fn const_names(out: &mut [f32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = if i == 0 { f32::MAX } else { f32_MAX };
+    }
+}
+
+#[test]
+fn shadowing_never_captures_another_variable() -> gpujit::Result<()> {
+    let mut out = gpujit::zeros::<i32>(3)?;
+    shadow_next_to_suffix![1, 32](&mut out)?;
+    assert_eq!(out.copy_to_host()?, vec![112; 3]);
+
+    let x: Vec<f32> = (0..9).map(|i| (i * i) as f32).collect();
+    let d_x = gpujit::to_device(&x)?;
+    let mut d_out = gpujit::zeros::<f32>(x.len())?;
+    inner_shadow![1, 32](&d_x, &mut d_out)?;
+    let got = d_out.copy_to_host()?;
+    for i in 0..x.len() - 1 {
+        assert_eq!(got[i], 2.0 * (x[i + 1] - x[i]), "element {i}");
+    }
+    let src = inner_shadow::cuda_source();
+    assert!(!src.contains("x_1 = x_2 - x_1"), "the inner `x` captured `x_1`:\n{src}");
+    Ok(())
+}
+
+#[test]
+fn reserved_names_are_renamed_in_c() -> gpujit::Result<()> {
+    let mut d = gpujit::zeros::<f32>(4)?;
+    float![1, 4](1.0, 2.0, 3, 4, 0.5, 4.0, &mut d)?;
+    assert_eq!(d.copy_to_host()?, vec![12.0; 4]);
+    assert_eq!(float::KERNEL.entry, "float_kernel");
+    assert!(float::cuda_source().contains("void float_kernel("));
+
+    let mut d = gpujit::to_device(&[4.0f32, 9.0, 2.0])?;
+    sqrt![1, 32](&mut d)?;
+    assert_eq!(d.copy_to_host()?, vec![2.0, 3.0, 2.0f32.sqrt()]);
+    Ok(())
+}
+
+#[test]
+fn deferred_initialisation() -> gpujit::Result<()> {
+    let x = [1.5f32, -2.0, 0.0, 3.0];
+    let d_x = gpujit::to_device(&x)?;
+    let mut d_out = gpujit::zeros::<f32>(x.len())?;
+    deferred_init![1, 8](&d_x, &mut d_out)?;
+    let want: Vec<f32> = x.iter().map(|&v| if v > 0.0 { 2.0 * v } else { -v }).collect();
+    assert_eq!(d_out.copy_to_host()?, want);
+    Ok(())
+}
+
+#[test]
+fn outside_constants_keep_their_values() -> gpujit::Result<()> {
+    let mut d = gpujit::zeros::<f32>(2)?;
+    const_names![1, 2](&mut d)?;
+    assert_eq!(d.copy_to_host()?, vec![f32::MAX, 1.0]);
+    let src = const_names::cuda_source();
+    assert!(
+        src.contains("f32_MAX = 1.0f;") && src.contains("= 3.4028235e38f;"),
+        "{src}"
+    );
+    Ok(())
+}
+
+#[test]
+fn kernels_compile_with_nvrtc() {
+    common::assert_compiles_with_nvrtc(
+        "naming",
+        &[
+            &shadow_next_to_suffix::KERNEL,
+            &inner_shadow::KERNEL,
+            &float::KERNEL,
+            &sqrt::KERNEL,
+            &deferred_init::KERNEL,
+            &const_names::KERNEL,
+        ],
+    );
+}
