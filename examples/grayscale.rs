@@ -52,7 +52,15 @@ pub fn load_rgb(path: &std::path::Path) -> Result<Array3<u8>, Box<dyn std::error
 }
 
 #[allow(dead_code)]
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+#[allow(dead_code)]
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args_os().skip(1);
     let input = args
         .next()

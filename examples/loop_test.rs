@@ -46,7 +46,15 @@ pub fn loop_host(n: usize) -> Vec<f64> {
 }
 
 #[allow(dead_code)]
-fn main() -> gpujit::Result<()> {
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+#[allow(dead_code)]
+fn run() -> gpujit::Result<()> {
     const N: usize = 10_000;
     const EXPECTED: f64 = 249_950_002_500_000.0;
     println!("backend: {}", gpujit::detect());

@@ -43,7 +43,15 @@ pub fn lucas_host(max_n: usize) -> Vec<u64> {
 }
 
 #[allow(dead_code)]
-fn main() -> gpujit::Result<()> {
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+#[allow(dead_code)]
+fn run() -> gpujit::Result<()> {
     const MAX_N: usize = 40;
     const EXPECTED_L40: u64 = 228_826_127;
     println!("backend: {}", gpujit::detect());

@@ -98,7 +98,15 @@ pub fn test_matrix(rows: usize, cols: usize, seed: u64) -> Array2<f32> {
 }
 
 #[allow(dead_code)]
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+#[allow(dead_code)]
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let n: usize = match std::env::args().nth(1) {
         Some(arg) => arg
             .parse()

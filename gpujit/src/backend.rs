@@ -228,9 +228,7 @@ impl Requested {
             "cuda" => Ok(Requested::Cuda),
             _ => Err(Error::BackendUnavailable {
                 requested: raw.to_string(),
-                reason: format!(
-                    "GPUJIT_BACKEND=`{raw}` is not one of `auto`, `cpu`, `cuda`; set one of those or unset it"
-                ),
+                reason: format!("GPUJIT_BACKEND=`{raw}` is not one of `auto`, `cpu`, `cuda`"),
             }),
         }
     }
