@@ -18,8 +18,11 @@ pub enum Error {
     /// passed where the kernel takes `ArrayView2`).
     #[error("kernel `{kernel}`, parameter `{param}`: {message}")]
     ArgumentMismatch {
+        /// The kernel's name.
         kernel: String,
+        /// The parameter's name, or `(all)` for a wrong argument count.
         param: String,
+        /// What does not fit.
         message: String,
     },
 
@@ -37,31 +40,56 @@ pub enum Error {
 
     /// The requested backend cannot run here.
     #[error("backend `{requested}` is not available: {reason}")]
-    BackendUnavailable { requested: String, reason: String },
+    BackendUnavailable {
+        /// The value of `GPUJIT_BACKEND` (`auto`, `cpu`, `cuda`, or what was set).
+        requested: String,
+        /// Why it cannot run, with what to do.
+        reason: String,
+    },
 
     /// An array belongs to another backend than the one launching the kernel.
     #[error("array was allocated on the {array} backend but the kernel runs on the {launch} backend; allocate it with the current backend (gpujit::to_device)")]
-    WrongBackend { array: String, launch: String },
+    WrongBackend {
+        /// The backend that owns the array.
+        array: String,
+        /// The backend that runs the kernel.
+        launch: String,
+    },
 
     /// A kernel thread did something invalid on the CPU backend (out-of-bounds
     /// access, integer division by zero, ...). The first fault is reported with
     /// its block and thread coordinates; `faults` counts all of them.
     #[error("kernel `{kernel}` faulted in block ({}, {}, {}) thread ({}, {}, {}): {message}{}", block[0], block[1], block[2], thread[0], thread[1], thread[2], if *faults > 1 { format!(" ({} faults in all)", faults) } else { String::new() })]
     KernelFault {
+        /// The kernel's name.
         kernel: String,
+        /// `blockIdx` (x, y, z) of the first faulting thread.
         block: [u32; 3],
+        /// `threadIdx` (x, y, z) of the first faulting thread.
         thread: [u32; 3],
+        /// What the first faulting thread did.
         message: String,
+        /// Faulting operations in the whole launch.
         faults: usize,
     },
 
     /// NVRTC (`libnvrtc.so`) could not be found or loaded.
     #[error("NVRTC is not available: {reason}. Install it with `pip install nvidia-cuda-nvrtc==13.0.88` or a CUDA toolkit, or set GPUJIT_NVRTC_PATH to the library; searched: {}", fmt_paths(searched))]
-    NvrtcUnavailable { reason: String, searched: Vec<PathBuf> },
+    NvrtcUnavailable {
+        /// Why it could not be used.
+        reason: String,
+        /// Every file or folder looked at.
+        searched: Vec<PathBuf>,
+    },
 
     /// NVRTC rejected the generated CUDA C (this is a gpujit bug: please report it with the log).
     #[error("NVRTC failed to compile kernel `{kernel}`:\n{log}")]
-    NvrtcCompile { kernel: String, log: String },
+    NvrtcCompile {
+        /// The kernel's name.
+        kernel: String,
+        /// NVRTC's program log.
+        log: String,
+    },
 
     /// A CUDA driver call failed.
     #[error("CUDA driver error: {0}")]

@@ -32,7 +32,9 @@ pub struct KernelDef {
 /// One kernel parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParamDef {
+    /// The parameter's name in the kernel.
     pub name: &'static str,
+    /// What it takes.
     pub kind: ParamKind,
 }
 
@@ -44,8 +46,11 @@ pub enum ParamKind {
     /// An array of `ndim` dimensions (1-3), read-only (`&[T]`, `ArrayViewN`) or
     /// written (`&mut [T]`, `ArrayViewMutN`).
     Array {
+        /// Element type.
         elem: ScalarType,
+        /// Number of dimensions, 1 to 3.
         ndim: usize,
+        /// Whether the kernel writes it (the launch then takes `&mut`).
         mutable: bool,
     },
 }
@@ -77,7 +82,9 @@ pub struct ArrayArg<'a> {
 /// the borrows it was made from outlive the launch.
 #[derive(Debug, Clone, Copy)]
 pub enum KernelArg<'a> {
+    /// A scalar by value.
     Scalar(ScalarValue),
+    /// An array, by pointer and shape.
     Array(ArrayArg<'a>),
 }
 

@@ -6,8 +6,11 @@ use crate::error::{Error, Result};
 /// A grid or block size in threads (block) or blocks (grid), as CUDA's `dim3`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dim3 {
+    /// Extent along x (the fastest-varying index).
     pub x: u32,
+    /// Extent along y.
     pub y: u32,
+    /// Extent along z.
     pub z: u32,
 }
 
@@ -100,7 +103,9 @@ pub const MAX_GRID_DIM: [u32; 3] = [2_147_483_647, 65_535, 65_535];
 /// and the `gridDim`/`blockDim` of `cuLaunchKernel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaunchConfig {
+    /// Blocks in the grid (`gridDim`).
     pub grid: Dim3,
+    /// Threads in a block (`blockDim`).
     pub block: Dim3,
 }
 

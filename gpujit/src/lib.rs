@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! gpujit: write GPU kernels as Rust functions and launch them as Numba's
 //! `@cuda.jit` does.
 //!

@@ -7,14 +7,23 @@ use std::fmt::Debug;
 /// `usize` is 64 bits on every supported host and maps to `unsigned long long`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ScalarType {
+    /// `u8` (`unsigned char`).
     U8,
+    /// `i32` (`int`).
     I32,
+    /// `i64` (`long long`).
     I64,
+    /// `u32` (`unsigned int`).
     U32,
+    /// `u64` (`unsigned long long`).
     U64,
+    /// `usize` (`unsigned long long`).
     Usize,
+    /// `f32` (`float`).
     F32,
+    /// `f64` (`double`).
     F64,
+    /// `bool` (`bool`).
     Bool,
 }
 
@@ -81,14 +90,23 @@ pub trait DeviceScalar: KernelScalar {}
 /// A type-erased kernel scalar argument.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ScalarValue {
+    /// A `u8`.
     U8(u8),
+    /// A `i32`.
     I32(i32),
+    /// A `i64`.
     I64(i64),
+    /// A `u32`.
     U32(u32),
+    /// A `u64`.
     U64(u64),
+    /// A `usize`.
     Usize(usize),
+    /// A `f32`.
     F32(f32),
+    /// A `f64`.
     F64(f64),
+    /// A `bool`.
     Bool(bool),
 }
 

@@ -19,7 +19,10 @@ pub use view::{IntDiv, Space, View};
 /// A `threadIdx`/`blockIdx`/`blockDim`/`gridDim` value with 64-bit components.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Idx3 {
+    /// `.x`, fastest-varying.
     pub x: usize,
+    /// `.y`.
     pub y: usize,
+    /// `.z`, slowest-varying.
     pub z: usize,
 }
