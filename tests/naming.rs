@@ -155,3 +155,23 @@ fn kernels_compile_with_nvrtc() {
         ],
     );
 }
+
+/// Bindings that are unused on purpose (`_name`) draw no NVRTC warning.
+#[gpu_kernel]
+fn unused_on_purpose(flag: bool, out: &mut [f64]) {
+    let _i = grid(1);
+    let (_x, _y) = (1.0, 2.0);
+    if flag && out.len() > 1 {
+        out[0] = 1.0;
+    }
+}
+
+#[test]
+fn unused_bindings_compile_without_warnings() -> gpujit::Result<()> {
+    let mut out = gpujit::zeros::<f64>(2)?;
+    unused_on_purpose![1, 1](true, &mut out)?;
+    assert_eq!(out.copy_to_host()?, vec![1.0, 0.0]);
+    assert!(unused_on_purpose::cuda_source().contains("[[maybe_unused]] const unsigned long long _i"));
+    common::assert_compiles_with_nvrtc("unused_on_purpose", &[&unused_on_purpose::KERNEL]);
+    Ok(())
+}

@@ -83,6 +83,19 @@ fn scalar_of(ty: Ty) -> Option<Scalar> {
     }
 }
 
+/// `const ` for immutable bindings, and `[[maybe_unused]]` for names that
+/// start with `_` (Rust's marker for "unused on purpose"), so NVRTC does not
+/// warn where rustc does not.
+fn decl_qualifiers(l: &Local) -> String {
+    let unused = if l.name.starts_with('_') {
+        "[[maybe_unused]] "
+    } else {
+        ""
+    };
+    let konst = if l.mutable { "" } else { "const " };
+    format!("{unused}{konst}")
+}
+
 fn c_type(ty: Ty) -> &'static str {
     match ty {
         Ty::Scalar(s) => s.c_name(),
@@ -204,7 +217,7 @@ impl Emitter<'_> {
         match s {
             Stmt::Let { local, init } => {
                 let l = self.local(*local).clone();
-                let konst = if l.mutable { "" } else { "const " };
+                let konst = decl_qualifiers(&l);
                 match init {
                     Some(e) if l.ty == Ty::Idx3 => {
                         let v = self.expr(e);
@@ -222,7 +235,7 @@ impl Emitter<'_> {
                     if let Some(id) = l {
                         let l = self.local(*id).clone();
                         let v = self.expr(p);
-                        let konst = if l.mutable { "" } else { "const " };
+                        let konst = decl_qualifiers(&l);
                         self.line(&format!("{konst}{} {} = {v};", c_type(l.ty), l.name));
                     }
                 }
