@@ -391,10 +391,18 @@ fn int_literal(v: i128, ty: Ty) -> TokenStream {
 
 fn float_literal(text: &str, ty: Ty) -> TokenStream {
     let clean: String = text.chars().filter(|c| *c != '_').collect();
+    // An out-of-range literal (`1e39f32`) is rustc's error to report (on the
+    // type-checked copy); emit the infinity it rounds to instead of panicking.
     let lit = match ty {
-        Ty::Scalar(Scalar::F32) => Literal::f32_suffixed(clean.parse::<f32>().unwrap_or(0.0)),
-        Ty::Scalar(Scalar::F64) => Literal::f64_suffixed(clean.parse::<f64>().unwrap_or(0.0)),
-        _ => Literal::f64_unsuffixed(clean.parse::<f64>().unwrap_or(0.0)),
+        Ty::Scalar(Scalar::F32) => match clean.parse::<f32>() {
+            Ok(v) if v.is_finite() => Literal::f32_suffixed(v),
+            _ => return quote! { ::core::f32::INFINITY },
+        },
+        _ => match clean.parse::<f64>() {
+            Ok(v) if v.is_finite() && ty == Ty::Scalar(Scalar::F64) => Literal::f64_suffixed(v),
+            Ok(v) if v.is_finite() => Literal::f64_unsuffixed(v),
+            _ => return quote! { ::core::f64::INFINITY },
+        },
     };
     quote! { (#lit) }
 }
