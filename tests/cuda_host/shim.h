@@ -1,0 +1,67 @@
+// Host shim for running gpujit's emitted CUDA C with a C++20 compiler, for
+// tests only: each CUDA thread of a block is an OS thread, `__syncthreads()`
+// is a std::barrier, `__shared__` arrays are function statics (one block runs
+// at a time), and the intrinsics the emitter uses are written out with the
+// semantics the PTX ISA documents for them.
+#pragma once
+#include <barrier>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <math.h>
+#include <stdlib.h>
+#include <algorithm>
+
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __shared__ static
+
+struct uint3 {
+    unsigned int x, y, z;
+};
+typedef uint3 dim3;
+
+inline thread_local uint3 threadIdx;
+inline thread_local uint3 blockIdx;
+// One launch at a time: `blockDim` and `gridDim` are process-wide.
+inline std::mutex gj_launch_mutex;
+inline dim3 blockDim;
+inline dim3 gridDim;
+inline thread_local std::barrier<>* gj_block_barrier;
+
+inline void __syncthreads() { gj_block_barrier->arrive_and_wait(); }
+
+using std::max;
+using std::min;
+
+// cvt.rzi.{s32,u32,s64,u64}.{f32,f64}: round toward zero, saturate, NaN -> 0.
+template <class I, class F>
+inline I gj_float_to_int(F x) {
+    if (std::isnan(x)) return 0;
+    if (x <= (F)std::numeric_limits<I>::min()) return std::numeric_limits<I>::min();
+    if (x >= (F)std::numeric_limits<I>::max()) return std::numeric_limits<I>::max();
+    return (I)x;
+}
+inline int __float2int_rz(float x) { return gj_float_to_int<int>(x); }
+inline unsigned int __float2uint_rz(float x) { return gj_float_to_int<unsigned int>(x); }
+inline long long __float2ll_rz(float x) { return gj_float_to_int<long long>(x); }
+inline unsigned long long __float2ull_rz(float x) { return gj_float_to_int<unsigned long long>(x); }
+inline int __double2int_rz(double x) { return gj_float_to_int<int>(x); }
+inline unsigned int __double2uint_rz(double x) { return gj_float_to_int<unsigned int>(x); }
+inline long long __double2ll_rz(double x) { return gj_float_to_int<long long>(x); }
+inline unsigned long long __double2ull_rz(double x) { return gj_float_to_int<unsigned long long>(x); }
+
+inline float __int_as_float(int v) {
+    float f;
+    std::memcpy(&f, &v, sizeof f);
+    return f;
+}
+inline double __longlong_as_double(long long v) {
+    double d;
+    std::memcpy(&d, &v, sizeof d);
+    return d;
+}

@@ -1,0 +1,898 @@
+//! Differential test of the emitted CUDA C without a GPU: every kernel of the
+//! examples and `tests/kernels/` is compiled by the host C++ compiler against
+//! `tests/cuda_host/shim.h` (threads of a block as OS threads, `__syncthreads`
+//! as a barrier, the CUDA intrinsics written out as the PTX ISA documents
+//! them), run on chosen inputs, and its outputs are compared with the CPU
+//! backend's, bit for bit (within a few ulps for transcendental math).
+//!
+//! This checks what NVRTC cannot: that the C computes what the Rust kernel
+//! computes (wrapping, casts, loop bounds, index math, shadowing, barriers).
+//! Without `g++` the test prints `SKIPPED` and passes, unless
+//! `GPUJIT_REQUIRE_CXX=1` (set by `.ci/run`).
+
+use std::ffi::c_void;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use gpujit::__private::{KernelArg, KernelDef, ParamKind};
+use gpujit::scalar::{KernelScalar, ScalarValue};
+use gpujit::{DeviceArray, DeviceScalar, ScalarType};
+
+#[path = "../examples/grayscale.rs"]
+#[allow(dead_code)]
+mod grayscale;
+mod kernels;
+#[path = "../examples/loop_test.rs"]
+#[allow(dead_code)]
+mod loop_test;
+#[path = "../examples/lucas.rs"]
+#[allow(dead_code)]
+mod lucas;
+#[path = "../examples/matmul.rs"]
+#[allow(dead_code)]
+mod matmul;
+
+use kernels::*;
+
+// ------------------------------------------------------------- arguments
+
+/// One launch argument, type-erased: a scalar, or an array's shape and bytes.
+#[derive(Clone, Debug)]
+enum Arg {
+    Scalar(ScalarValue),
+    Array {
+        elem: ScalarType,
+        shape: Vec<usize>,
+        bytes: Vec<u8>,
+    },
+}
+
+fn bytes_of<T: DeviceScalar>(data: &[T]) -> Vec<u8> {
+    // SAFETY: `DeviceScalar` types are plain old data (integers and floats).
+    unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)).to_vec() }
+}
+
+fn values_of<T: DeviceScalar>(bytes: &[u8]) -> Vec<T> {
+    bytes
+        .chunks_exact(std::mem::size_of::<T>())
+        // SAFETY: any bit pattern is a valid `DeviceScalar`; `read_unaligned` needs no alignment.
+        .map(|c| unsafe { c.as_ptr().cast::<T>().read_unaligned() })
+        .collect()
+}
+
+fn s<T: KernelScalar>(v: T) -> Arg {
+    Arg::Scalar(v.to_value())
+}
+
+fn a<T: DeviceScalar>(shape: &[usize], data: &[T]) -> Arg {
+    assert_eq!(
+        shape.iter().product::<usize>(),
+        data.len(),
+        "test data does not fill its shape"
+    );
+    Arg::Array {
+        elem: T::TYPE,
+        shape: shape.to_vec(),
+        bytes: bytes_of(data),
+    }
+}
+
+fn v<T: DeviceScalar>(data: &[T]) -> Arg {
+    a(&[data.len()], data)
+}
+
+fn z<T: DeviceScalar>(shape: &[usize]) -> Arg {
+    a(shape, &vec![T::default(); shape.iter().product()])
+}
+
+// ------------------------------------------------------------- CPU backend
+
+/// Runs `k` on the CPU backend; returns every array's bytes afterwards.
+fn run_cpu(k: &'static KernelDef, grid: (u32, u32, u32), block: (u32, u32, u32), args: &[Arg]) -> Vec<Vec<u8>> {
+    enum Dev {
+        U8(DeviceArray<u8>),
+        I32(DeviceArray<i32>),
+        I64(DeviceArray<i64>),
+        U32(DeviceArray<u32>),
+        U64(DeviceArray<u64>),
+        Usize(DeviceArray<usize>),
+        F32(DeviceArray<f32>),
+        F64(DeviceArray<f64>),
+    }
+    macro_rules! each {
+        ($dev:expr, $a:ident => $body:expr) => {
+            match $dev {
+                Dev::U8($a) => $body,
+                Dev::I32($a) => $body,
+                Dev::I64($a) => $body,
+                Dev::U32($a) => $body,
+                Dev::U64($a) => $body,
+                Dev::Usize($a) => $body,
+                Dev::F32($a) => $body,
+                Dev::F64($a) => $body,
+            }
+        };
+    }
+    fn upload<T: DeviceScalar>(shape: &[usize], bytes: &[u8]) -> DeviceArray<T> {
+        let host: Vec<T> = values_of(bytes);
+        gpujit::to_device(&host).and_then(|d| d.reshape(shape)).expect("upload")
+    }
+    let mut devs: Vec<Option<Dev>> = args
+        .iter()
+        .map(|arg| match arg {
+            Arg::Scalar(_) => None,
+            Arg::Array { elem, shape, bytes } => Some(match elem {
+                ScalarType::U8 => Dev::U8(upload(shape, bytes)),
+                ScalarType::I32 => Dev::I32(upload(shape, bytes)),
+                ScalarType::I64 => Dev::I64(upload(shape, bytes)),
+                ScalarType::U32 => Dev::U32(upload(shape, bytes)),
+                ScalarType::U64 => Dev::U64(upload(shape, bytes)),
+                ScalarType::Usize => Dev::Usize(upload(shape, bytes)),
+                ScalarType::F32 => Dev::F32(upload(shape, bytes)),
+                ScalarType::F64 => Dev::F64(upload(shape, bytes)),
+                ScalarType::Bool => panic!("no bool arrays"),
+            }),
+        })
+        .collect();
+    let kernel_args: Vec<KernelArg<'_>> = args
+        .iter()
+        .zip(devs.iter_mut())
+        .zip(k.params)
+        .map(|((arg, dev), param)| match (arg, dev) {
+            (Arg::Scalar(v), _) => KernelArg::Scalar(*v),
+            (_, Some(d)) => {
+                let mutable = matches!(param.kind, ParamKind::Array { mutable: true, .. });
+                if mutable {
+                    each!(d, x => KernelArg::array_mut(x))
+                } else {
+                    each!(d, x => KernelArg::array(&*x))
+                }
+            }
+            (_, None) => unreachable!("arrays have a device copy"),
+        })
+        .collect();
+    gpujit::__private::launch_kernel(k, grid, block, &kernel_args)
+        .unwrap_or_else(|e| panic!("{}: CPU backend: {e}", k.name));
+    drop(kernel_args);
+    devs.iter()
+        .flatten()
+        .map(|d| each!(d, x => bytes_of(&x.copy_to_host().expect("download"))))
+        .collect()
+}
+
+// ------------------------------------------------------------- host C++
+
+/// The C++ launcher of one kernel: unpacks `args` (one pointer per C
+/// parameter, as `cuLaunchKernel`'s `kernelParams`) and runs every block, one
+/// after another, with one OS thread per CUDA thread.
+fn launcher(k: &KernelDef) -> String {
+    let mut params = Vec::new();
+    let mut slot = 0;
+    for p in k.params {
+        match p.kind {
+            ParamKind::Scalar(t) => {
+                params.push(format!("*({}*)args[{slot}]", t.c_name()));
+                slot += 1;
+            }
+            ParamKind::Array { elem, ndim, .. } => {
+                params.push(format!("*({}**)args[{slot}]", elem.c_name()));
+                slot += 1;
+                for _ in 0..ndim {
+                    params.push(format!("*(unsigned long long*)args[{slot}]"));
+                    slot += 1;
+                }
+            }
+        }
+    }
+    format!(
+        r#"
+extern "C" __attribute__((visibility("default"))) void gj_launch_{entry}(const unsigned* g, const unsigned* b, void** args) {{
+    std::lock_guard<std::mutex> one_launch_at_a_time(gj_launch_mutex);
+    gridDim = {{g[0], g[1], g[2]}};
+    blockDim = {{b[0], b[1], b[2]}};
+    const unsigned n = b[0] * b[1] * b[2];
+    for (unsigned bz = 0; bz < g[2]; bz++) for (unsigned by = 0; by < g[1]; by++) for (unsigned bx = 0; bx < g[0]; bx++) {{
+        std::barrier<> bar(n);
+        std::vector<std::thread> threads;
+        for (unsigned tz = 0; tz < b[2]; tz++) for (unsigned ty = 0; ty < b[1]; ty++) for (unsigned tx = 0; tx < b[0]; tx++) {{
+            threads.emplace_back([&, tx, ty, tz] {{
+                threadIdx = {{tx, ty, tz}};
+                blockIdx = {{bx, by, bz}};
+                gj_block_barrier = &bar;
+                gj_{entry}::{entry}({params});
+                bar.arrive_and_drop();
+            }});
+        }}
+        for (auto& t : threads) t.join();
+    }}
+}}
+"#,
+        entry = k.entry,
+        params = params.join(", ")
+    )
+}
+
+fn all_kernels() -> Vec<&'static KernelDef> {
+    let mut all: Vec<&'static KernelDef> = vec![
+        &loop_test::loop_kernel::KERNEL,
+        &lucas::lucas::KERNEL,
+        &grayscale::rgb_to_grayscale::KERNEL,
+        &matmul::matmul_naive::KERNEL,
+        &matmul::matmul_tiled::KERNEL,
+    ];
+    all.extend(kernels::all());
+    all
+}
+
+/// Compiles every kernel with its launcher into one shared library, once.
+fn library() -> Option<&'static libloading::Library> {
+    static LIB: OnceLock<Result<libloading::Library, String>> = OnceLock::new();
+    let lib = LIB.get_or_init(|| {
+        let mut src = String::from("#include \"shim.h\"\n#include <thread>\n#include <vector>\n");
+        for k in all_kernels() {
+            // A namespace per kernel keeps their `static constexpr` constants apart.
+            src.push_str(&format!("namespace gj_{} {{\n{}}}\n", k.entry, (k.cuda_source)()));
+            src.push_str(&launcher(k));
+        }
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cuda_on_host");
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let cu = dir.join("kernels.cpp");
+        let so = dir.join("kernels.so");
+        std::fs::write(&cu, &src).map_err(|e| e.to_string())?;
+        let shim_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cuda_host");
+        let out = std::process::Command::new("g++")
+            .args([
+                "-std=c++20",
+                "-O1",
+                "-shared",
+                "-fPIC",
+                "-pthread",
+                "-w",
+                "-fvisibility=hidden",
+                "-I",
+            ])
+            .arg(&shim_dir)
+            .arg(&cu)
+            .arg("-o")
+            .arg(&so)
+            .output()
+            .map_err(|e| format!("cannot run g++: {e}"))?;
+        if !out.status.success() {
+            panic!(
+                "g++ rejected the emitted CUDA C ({}):\n{}",
+                cu.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        // (Hidden visibility: a kernel named like a libc function, e.g. `step`,
+        // must call itself, not libc's; only the launchers are exported.)
+        // SAFETY: the library is ours, built just now; loading it runs no code but static initialisers.
+        unsafe { libloading::Library::new(&so) }.map_err(|e| e.to_string())
+    });
+    match lib {
+        Ok(lib) => Some(lib),
+        Err(e) => {
+            if std::env::var("GPUJIT_REQUIRE_CXX").as_deref() == Ok("1") {
+                panic!("GPUJIT_REQUIRE_CXX=1 but the host C++ build failed: {e}");
+            }
+            eprintln!("SKIPPED: cuda_on_host: {e}");
+            None
+        }
+    }
+}
+
+/// Runs the emitted CUDA C of `k` on the host; returns every array's bytes.
+fn run_cxx(
+    lib: &libloading::Library,
+    k: &KernelDef,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    args: &[Arg],
+) -> Vec<Vec<u8>> {
+    // Arrays live in u64 words so that every element type is aligned.
+    let mut buffers: Vec<Vec<u64>> = args
+        .iter()
+        .filter_map(|arg| match arg {
+            Arg::Array { bytes, .. } => {
+                let mut words = vec![0u64; bytes.len().div_ceil(8)];
+                // SAFETY: `words` has at least `bytes.len()` bytes.
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), words.as_mut_ptr().cast::<u8>(), bytes.len()) };
+                Some(words)
+            }
+            Arg::Scalar(_) => None,
+        })
+        .collect();
+    // One 8-byte slot per C parameter (little-endian: narrower values sit at the start).
+    let mut slots: Vec<u64> = Vec::new();
+    let mut next_buffer = 0;
+    for arg in args {
+        match arg {
+            Arg::Scalar(v) => slots.push(match *v {
+                ScalarValue::U8(x) => x as u64,
+                ScalarValue::I32(x) => x as u32 as u64,
+                ScalarValue::I64(x) => x as u64,
+                ScalarValue::U32(x) => x as u64,
+                ScalarValue::U64(x) => x,
+                ScalarValue::Usize(x) => x as u64,
+                ScalarValue::F32(x) => x.to_bits() as u64,
+                ScalarValue::F64(x) => x.to_bits(),
+                ScalarValue::Bool(x) => x as u64,
+            }),
+            Arg::Array { shape, .. } => {
+                slots.push(buffers[next_buffer].as_mut_ptr() as u64);
+                next_buffer += 1;
+                slots.extend(shape.iter().map(|&d| d as u64));
+            }
+        }
+    }
+    let mut ptrs: Vec<*mut c_void> = slots.iter_mut().map(|s| (s as *mut u64).cast::<c_void>()).collect();
+    let name = format!("gj_launch_{}", k.entry);
+    type Launch = unsafe extern "C" fn(*const u32, *const u32, *mut *mut c_void);
+    // SAFETY: every launcher has this signature (see `launcher`).
+    let f = unsafe { lib.get::<Launch>(name.as_bytes()) }.expect("launcher symbol");
+    let (g, b) = ([grid.0, grid.1, grid.2], [block.0, block.1, block.2]);
+    // SAFETY: `ptrs` holds one valid pointer per C parameter, arrays are as large as their shapes say.
+    unsafe { f(g.as_ptr(), b.as_ptr(), ptrs.as_mut_ptr()) };
+    args.iter()
+        .filter_map(|arg| match arg {
+            Arg::Array { bytes, .. } => Some(bytes.len()),
+            Arg::Scalar(_) => None,
+        })
+        .zip(&buffers)
+        // SAFETY: each buffer holds at least `len` bytes.
+        .map(|(len, words)| unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), len).to_vec() })
+        .collect()
+}
+
+// ------------------------------------------------------------- comparison
+
+/// Largest difference in units in the last place allowed for floats (0: bit-exact).
+#[derive(Clone, Copy)]
+struct Ulps(u64);
+
+fn compare(k: &KernelDef, args: &[Arg], cpu: &[Vec<u8>], cxx: &[Vec<u8>], ulps: Ulps) -> Vec<String> {
+    let arrays = args.iter().filter_map(|arg| match arg {
+        Arg::Array { elem, .. } => Some(*elem),
+        Arg::Scalar(_) => None,
+    });
+    let names = k
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Array { .. }))
+        .map(|p| p.name);
+    let mut problems = Vec::new();
+    for (((elem, name), c), x) in arrays.zip(names).zip(cpu).zip(cxx) {
+        let diffs: Vec<String> = match elem {
+            ScalarType::F32 => float_diffs(&values_of::<f32>(c), &values_of::<f32>(x), ulps, |v| {
+                (v.to_bits() as i64, v.is_nan())
+            }),
+            ScalarType::F64 => float_diffs(&values_of::<f64>(c), &values_of::<f64>(x), ulps, |v| {
+                (v.to_bits() as i64, v.is_nan())
+            }),
+            _ => c
+                .iter()
+                .zip(x)
+                .enumerate()
+                .filter(|(_, (p, q))| p != q)
+                .map(|(i, _)| format!("byte {i}"))
+                .collect(),
+        };
+        if !diffs.is_empty() {
+            problems.push(format!(
+                "{}: `{name}` differs at {}",
+                k.name,
+                diffs.iter().take(8).cloned().collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    problems
+}
+
+/// Positions where `c` and `x` differ by more than `ulps`; `bits` gives a
+/// value's bit pattern and whether it is NaN (any NaN matches any NaN).
+fn float_diffs<F: Copy + std::fmt::Debug>(
+    c: &[F],
+    x: &[F],
+    ulps: Ulps,
+    bits: impl Fn(F) -> (i64, bool),
+) -> Vec<String> {
+    c.iter()
+        .zip(x)
+        .enumerate()
+        .filter(|(_, (p, q))| {
+            let ((pb, pnan), (qb, qnan)) = (bits(**p), bits(**q));
+            !(pnan && qnan) && pb.abs_diff(qb) > ulps.0
+        })
+        .map(|(i, (p, q))| format!("[{i}] CPU {p:?} vs C {q:?}"))
+        .collect()
+}
+
+/// Runs each case on both sides and collects every difference.
+/// Grid or block size.
+type Dims = (u32, u32, u32);
+
+/// Kernel, grid, block, arguments, float tolerance.
+type Case = (&'static KernelDef, Dims, Dims, Vec<Arg>, Ulps);
+
+fn check(cases: Vec<Case>) {
+    let Some(lib) = library() else { return };
+    let mut problems = Vec::new();
+    for (k, grid, block, args, ulps) in &cases {
+        let cpu = run_cpu(k, *grid, *block, args);
+        let cxx = run_cxx(lib, k, *grid, *block, args);
+        problems.extend(compare(k, args, &cpu, &cxx, *ulps));
+    }
+    assert!(
+        problems.is_empty(),
+        "the CUDA C and the CPU backend disagree:\n{}",
+        problems.join("\n")
+    );
+    eprintln!("{} launches agree", cases.len());
+}
+
+const EXACT: Ulps = Ulps(0);
+const ONE: (u32, u32, u32) = (1, 1, 1);
+
+fn lin(n: u32) -> (u32, u32, u32) {
+    (n, 1, 1)
+}
+
+// ------------------------------------------------------------- cases
+
+#[test]
+fn integer_semantics_agree() {
+    let i32s = [
+        0,
+        1,
+        -1,
+        7,
+        -7,
+        i32::MAX,
+        i32::MIN,
+        31,
+        32,
+        33,
+        -33,
+        1 << 20,
+        123_456_789,
+    ];
+    let i32b = [3, -1, 1, 40, 2, i32::MAX, -1, 1, 31, 64, 5, -3, 7];
+    let u32s = [0u32, 1, 7, u32::MAX, 1 << 31, 31, 32, 99, 12345, 3];
+    let u32b = [1u32, 0, 33, 2, 3, 31, 64, 7, u32::MAX, 40];
+    let u8s = [0u8, 1, 7, 255, 128, 31, 200, 9];
+    let u8b = [255u8, 3, 9, 1, 128, 8, 100, 7];
+    let i64s = [0i64, 1, -1, i64::MAX, i64::MIN, 63, 64, 1 << 40, -5];
+    let i64b = [3i64, -1, 65, 2, -1, 1, 63, 3, 100];
+    let u64s = [0u64, 1, u64::MAX, 1 << 63, 64, 65, 12345, 9];
+    let u64b = [7u64, 0, 2, 3, 64, 1, 100, u64::MAX];
+    let casts = [
+        0i64,
+        1,
+        -1,
+        255,
+        256,
+        -129,
+        i32::MAX as i64 + 1,
+        i64::MIN,
+        i64::MAX,
+        1 << 53,
+        (1 << 53) + 1,
+    ];
+    let (nz_a, nz_b) = ([7i32, -7, i32::MIN, i32::MAX, 0, -1], [2i32, 2, -1, -1, 5, 3]);
+    check(vec![
+        (
+            &wrap_i32::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![v(&i32s), v(&i32b), z::<i32>(&[7 * i32s.len()])],
+            EXACT,
+        ),
+        (
+            &wrap_u32::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![v(&u32s), v(&u32b), z::<u32>(&[5 * u32s.len()])],
+            EXACT,
+        ),
+        (
+            &wrap_u8::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![v(&u8s), v(&u8b), z::<u8>(&[8 * u8s.len()])],
+            EXACT,
+        ),
+        (
+            &wrap_i64::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![v(&i64s), v(&i64b), z::<i64>(&[8 * i64s.len()])],
+            EXACT,
+        ),
+        (
+            &wrap_u64::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![v(&u64s), v(&u64b), z::<u64>(&[8 * u64s.len()])],
+            EXACT,
+        ),
+        (
+            &cast_ints::KERNEL,
+            lin(2),
+            (8, 1, 1),
+            vec![
+                v(&casts),
+                z::<u8>(&[11]),
+                z::<i32>(&[11]),
+                z::<u32>(&[11]),
+                z::<u64>(&[11]),
+                z::<f32>(&[11]),
+                z::<f64>(&[11]),
+            ],
+            EXACT,
+        ),
+        (
+            &divrem_i32::KERNEL,
+            lin(1),
+            (8, 1, 1),
+            vec![v(&nz_a), v(&nz_b), z::<i32>(&[6]), z::<i32>(&[6])],
+            EXACT,
+        ),
+        (
+            &divrem_i64::KERNEL,
+            lin(1),
+            (8, 1, 1),
+            vec![
+                v(&[7i64, -7, i64::MIN, 5]),
+                v(&[2i64, 2, -1, -3]),
+                z::<i64>(&[4]),
+                z::<i64>(&[4]),
+            ],
+            EXACT,
+        ),
+        (
+            &divrem_u::KERNEL,
+            lin(1),
+            (8, 1, 1),
+            vec![
+                v(&[7u32, 300, u32::MAX, 9]),
+                v(&[2u32, 7, 3, 260]),
+                z::<u32>(&[4]),
+                z::<u32>(&[4]),
+                z::<u8>(&[4]),
+            ],
+            EXACT,
+        ),
+        (&math_int::KERNEL, lin(1), (8, 1, 1), math_int_args(), EXACT),
+    ]);
+}
+
+fn math_int_args() -> Vec<Arg> {
+    vec![
+        v(&[3i32, -4, i32::MIN, 7, 0]),
+        v(&[-2i32, 9, 5, 7, -1]),
+        z::<i32>(&[15]),
+        v(&[3u64, 9, u64::MAX, 0, 5]),
+        v(&[5u64, 2, 1, 0, 5]),
+        z::<u64>(&[10]),
+    ]
+}
+
+#[test]
+fn float_semantics_agree() {
+    let f32s = [
+        0.0f32,
+        -0.0,
+        0.7,
+        -1.5,
+        2.5e9,
+        -3e9,
+        255.9,
+        256.0,
+        -0.99,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1e20,
+        4.3e9,
+    ];
+    let f64s = [
+        0.0f64,
+        0.7,
+        -1.5,
+        2.5e9,
+        -3e9,
+        255.9,
+        256.0,
+        f64::NAN,
+        f64::INFINITY,
+        -1e300,
+        1.9e19,
+        9.3e18,
+    ];
+    let n32 = f32s.len();
+    let n64 = f64s.len();
+    check(vec![
+        (
+            &cast_f32::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![
+                v(&f32s),
+                z::<i32>(&[n32]),
+                z::<u32>(&[n32]),
+                z::<i64>(&[n32]),
+                z::<u64>(&[n32]),
+                z::<u8>(&[n32]),
+            ],
+            EXACT,
+        ),
+        (
+            &cast_f64::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![
+                v(&f64s),
+                z::<i32>(&[n64]),
+                z::<u32>(&[n64]),
+                z::<i64>(&[n64]),
+                z::<u64>(&[n64]),
+                z::<u8>(&[n64]),
+            ],
+            EXACT,
+        ),
+        (
+            &scale_tenth_f32::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![v(&f32s), z::<f32>(&[n32])],
+            EXACT,
+        ),
+        (
+            &scale_tenth_f64::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![v(&f64s), z::<f64>(&[n64])],
+            EXACT,
+        ),
+        (
+            &store_seven_tenths::KERNEL,
+            lin(1),
+            (4, 1, 1),
+            vec![z::<f32>(&[4])],
+            EXACT,
+        ),
+        (
+            &math_f32::KERNEL,
+            lin(1),
+            (8, 1, 1),
+            vec![
+                v(&[0.5f32, 2.0, 9.0, 1.25]),
+                v(&[1.5f32, -0.5, 3.0, 2.0]),
+                z::<f32>(&[64]),
+            ],
+            Ulps(8),
+        ),
+        (
+            &math_f64::KERNEL,
+            lin(1),
+            (8, 1, 1),
+            vec![
+                v(&[0.5f64, 2.0, 9.0, 1.25]),
+                v(&[1.5f64, -0.5, 3.0, 2.0]),
+                z::<f64>(&[64]),
+            ],
+            Ulps(8),
+        ),
+        (
+            &axpy::KERNEL,
+            lin(2),
+            (8, 1, 1),
+            vec![s(1.5f64), v(&[1.0f64, 2.0, -3.0, 0.25, 7.0]), v(&[0.5f64; 5])],
+            EXACT,
+        ),
+    ]);
+}
+
+#[test]
+fn control_flow_and_indices_agree() {
+    check(vec![
+        (
+            &ranges_i32::KERNEL,
+            ONE,
+            ONE,
+            vec![s(-4i32), s(10i32), s(3usize), z::<i64>(&[8])],
+            EXACT,
+        ),
+        (
+            &ranges_i32::KERNEL,
+            ONE,
+            ONE,
+            vec![s(i32::MAX - 5), s(i32::MAX), s(2usize), z::<i64>(&[8])],
+            EXACT,
+        ),
+        (
+            &ranges_u32::KERNEL,
+            ONE,
+            ONE,
+            vec![s(u32::MAX - 6), s(u32::MAX), s(4usize), z::<u64>(&[8])],
+            EXACT,
+        ),
+        (
+            &ranges_u32::KERNEL,
+            ONE,
+            ONE,
+            vec![s(0u32), s(10u32), s((1usize << 32) + 1), z::<u64>(&[8])],
+            EXACT,
+        ),
+        (
+            &stepped_i32::KERNEL,
+            ONE,
+            ONE,
+            vec![s(i32::MIN), s(i32::MAX), s(1usize << 30), z::<i64>(&[8])],
+            EXACT,
+        ),
+        (
+            &stepped_u32::KERNEL,
+            ONE,
+            ONE,
+            vec![s(0u32), s(u32::MAX), s(1usize << 31), z::<u64>(&[8])],
+            EXACT,
+        ),
+        (
+            &step_count::KERNEL,
+            ONE,
+            ONE,
+            vec![s(100u32), s(7usize), z::<u32>(&[1])],
+            EXACT,
+        ),
+        (
+            &loops::KERNEL,
+            lin(1),
+            (8, 1, 1),
+            vec![v(&[0u32, 1, 5, 17, 60, 100, 3]), z::<u32>(&[64])],
+            EXACT,
+        ),
+        (&early_return::KERNEL, lin(2), (8, 1, 1), vec![z::<i32>(&[16])], EXACT),
+        (
+            &branches::KERNEL,
+            lin(1),
+            (16, 1, 1),
+            vec![
+                v(&[-5i32, 0, 3, 10, 99, -100, 7]),
+                z::<i32>(&[7]),
+                z::<f64>(&[7]),
+                z::<f32>(&[7]),
+            ],
+            EXACT,
+        ),
+        (
+            &global_index::KERNEL,
+            lin(3),
+            (5, 1, 1),
+            vec![z::<u64>(&[13]), z::<u64>(&[13])],
+            EXACT,
+        ),
+        (
+            &usize_index_math::KERNEL,
+            ONE,
+            ONE,
+            vec![s(8_388_608usize), s(256usize), s(255usize), z::<u64>(&[1])],
+            EXACT,
+        ),
+        (
+            &coords3::KERNEL,
+            (2, 2, 2),
+            (2, 3, 2),
+            vec![z::<u64>(&[18 * 96])],
+            EXACT,
+        ),
+        (
+            &coords2::KERNEL,
+            (2, 3, 1),
+            (4, 2, 1),
+            vec![z::<u32>(&[5, 7]), z::<u32>(&[3])],
+            EXACT,
+        ),
+        (&arrays3d::KERNEL, (2, 2, 2), (2, 2, 2), arrays3d_args(), EXACT),
+        (&scalars::KERNEL, lin(1), (4, 1, 1), scalars_args(), EXACT),
+        (
+            &step::KERNEL,
+            lin(1),
+            (8, 1, 1),
+            vec![v(&[1i64, -2, 3, 40, 5, 6]), z::<i64>(&[6])],
+            EXACT,
+        ),
+        (&mirror3d::KERNEL, (1, 1, 1), (2, 3, 4), vec![z::<u32>(&[64])], EXACT),
+    ]);
+}
+
+fn arrays3d_args() -> Vec<Arg> {
+    let data: Vec<f32> = (0..3 * 4 * 3).map(|i| i as f32 * 0.5).collect();
+    vec![a(&[3, 4, 3], &data), z::<f32>(&[3, 4, 3]), z::<u64>(&[16])]
+}
+
+fn scalars_args() -> Vec<Arg> {
+    vec![
+        s(true),
+        s(false),
+        s(-7i64),
+        s(u64::MAX - 3),
+        s(12usize),
+        s(4_000_000_000u32),
+        s(-3i32),
+        s(200u8),
+        s(1.25f32),
+        s(-2.5f64),
+        z::<i64>(&[4]),
+        z::<u64>(&[4]),
+        z::<f64>(&[4]),
+    ]
+}
+
+#[test]
+fn shared_memory_and_barriers_agree() {
+    let xs: Vec<i64> = (0..600).map(|i| (i * 37 % 101) - 50).collect();
+    let fs: Vec<f32> = (0..600).map(|i| ((i * 13) % 17) as f32 * 0.25).collect();
+    let m: Vec<f32> = (0..20 * 37).map(|i| ((i * 7) % 23) as f32 - 11.0).collect();
+    check(vec![
+        (
+            &block_sum_i64::KERNEL,
+            lin(3),
+            (256, 1, 1),
+            vec![v(&xs), z::<i64>(&[3])],
+            EXACT,
+        ),
+        (
+            &block_sum_f32::KERNEL,
+            lin(3),
+            (256, 1, 1),
+            vec![v(&fs), z::<f32>(&[3])],
+            EXACT,
+        ),
+        (
+            &transpose::KERNEL,
+            (3, 2, 1),
+            (16, 16, 1),
+            vec![a(&[20, 37], &m), z::<f32>(&[37, 20])],
+            EXACT,
+        ),
+    ]);
+}
+
+#[test]
+fn seed_kernels_agree() {
+    let a_m: Vec<f32> = (0..20 * 37).map(|i| ((i * 7) % 23) as f32 * 0.125 - 1.0).collect();
+    let b_m: Vec<f32> = (0..37 * 5).map(|i| ((i * 11) % 19) as f32 * 0.25 - 2.0).collect();
+    let rgb: Vec<u8> = (0..7 * 5 * 3).map(|i| (i * 53 % 256) as u8).collect();
+    check(vec![
+        (
+            &loop_test::loop_kernel::KERNEL,
+            lin(2),
+            (32, 1, 1),
+            vec![z::<f64>(&[50])],
+            EXACT,
+        ),
+        (&lucas::lucas::KERNEL, lin(1), (64, 1, 1), vec![z::<u64>(&[41])], EXACT),
+        (
+            &grayscale::rgb_to_grayscale::KERNEL,
+            ONE,
+            (16, 16, 1),
+            vec![a(&[7, 5, 3], &rgb), z::<u8>(&[7, 5])],
+            EXACT,
+        ),
+        (
+            &matmul::matmul_naive::KERNEL,
+            ONE,
+            (16, 16, 1),
+            vec![a(&[20, 37], &a_m), a(&[37, 5], &b_m), z::<f32>(&[20, 5])],
+            EXACT,
+        ),
+        (
+            &matmul::matmul_tiled::KERNEL,
+            (1, 2, 1),
+            (16, 16, 1),
+            vec![a(&[20, 37], &a_m), a(&[37, 5], &b_m), z::<f32>(&[20, 5])],
+            EXACT,
+        ),
+    ]);
+}
