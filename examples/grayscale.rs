@@ -53,10 +53,7 @@ pub fn load_rgb(path: &std::path::Path) -> Result<Array3<u8>, Box<dyn std::error
 
 #[allow(dead_code)]
 fn main() {
-    if let Err(e) = run() {
-        eprintln!("error: {e}");
-        std::process::exit(1);
-    }
+    gpujit_examples::exit_on_error(run());
 }
 
 #[allow(dead_code)]

@@ -47,10 +47,7 @@ pub fn loop_host(n: usize) -> Vec<f64> {
 
 #[allow(dead_code)]
 fn main() {
-    if let Err(e) = run() {
-        eprintln!("error: {e}");
-        std::process::exit(1);
-    }
+    gpujit_examples::exit_on_error(run());
 }
 
 #[allow(dead_code)]

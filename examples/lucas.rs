@@ -44,10 +44,7 @@ pub fn lucas_host(max_n: usize) -> Vec<u64> {
 
 #[allow(dead_code)]
 fn main() {
-    if let Err(e) = run() {
-        eprintln!("error: {e}");
-        std::process::exit(1);
-    }
+    gpujit_examples::exit_on_error(run());
 }
 
 #[allow(dead_code)]

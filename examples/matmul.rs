@@ -99,10 +99,7 @@ pub fn test_matrix(rows: usize, cols: usize, seed: u64) -> Array2<f32> {
 
 #[allow(dead_code)]
 fn main() {
-    if let Err(e) = run() {
-        eprintln!("error: {e}");
-        std::process::exit(1);
-    }
+    gpujit_examples::exit_on_error(run());
 }
 
 #[allow(dead_code)]

@@ -26,6 +26,15 @@ pub fn human_time(secs: f64) -> String {
     }
 }
 
+/// Ends an example: prints `error: ...` with the error's message (not its
+/// `Debug` form) and exits with status 1 when `result` is an error.
+pub fn exit_on_error<E: std::fmt::Display>(result: Result<(), E>) {
+    if let Err(e) = result {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// `"yes"`/`"NO"` for a match column.
 pub fn verdict(ok: bool) -> &'static str {
     if ok {
