@@ -896,3 +896,56 @@ fn seed_kernels_agree() {
         ),
     ]);
 }
+
+#[test]
+fn naming_kernels_agree() {
+    use kernels::naming::*;
+    let x: Vec<f32> = (0..9).map(|i| (i * i) as f32 * 0.5).collect();
+    check(vec![
+        (
+            &shadow_next_to_suffix::KERNEL,
+            ONE,
+            (8, 1, 1),
+            vec![z::<i32>(&[8])],
+            EXACT,
+        ),
+        (
+            &inner_shadow::KERNEL,
+            ONE,
+            (16, 1, 1),
+            vec![v(&x), z::<f32>(&[9])],
+            EXACT,
+        ),
+        (
+            &float::KERNEL,
+            ONE,
+            (4, 1, 1),
+            vec![
+                s(1.0f32),
+                s(2.0f32),
+                s(3usize),
+                s(4usize),
+                s(0.5f32),
+                s(4.0f32),
+                z::<f32>(&[4]),
+            ],
+            EXACT,
+        ),
+        (&sqrt::KERNEL, ONE, (16, 1, 1), vec![v(&x)], EXACT),
+        (
+            &deferred_init::KERNEL,
+            ONE,
+            (16, 1, 1),
+            vec![v(&[1.5f32, -2.0, 0.0, 3.0]), z::<f32>(&[4])],
+            EXACT,
+        ),
+        (&const_names::KERNEL, ONE, (2, 1, 1), vec![z::<f32>(&[2])], EXACT),
+        (
+            &unused_on_purpose::KERNEL,
+            ONE,
+            ONE,
+            vec![s(true), z::<f64>(&[2])],
+            EXACT,
+        ),
+    ]);
+}

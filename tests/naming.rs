@@ -5,84 +5,10 @@
 //! Each kernel is checked on the CPU backend against the host and its CUDA C
 //! is compiled by NVRTC.
 
-use gpujit::prelude::*;
-
 mod common;
+mod kernels;
 
-/// Shadowing `v` twice next to a user variable `v_1`.
-#[gpu_kernel]
-fn shadow_next_to_suffix(out: &mut [i32]) {
-    let i = grid(1);
-    if i < out.len() {
-        let v = 1;
-        let v_1 = 100;
-        let v = v + 1;
-        let v = v + 10;
-        out[i] = v + v_1;
-    }
-}
-
-/// A shadow in an inner scope whose initializer reads user variables `x_1`, `x_2`.
-#[gpu_kernel]
-fn inner_shadow(x: &[f32], out: &mut [f32]) {
-    let i = grid(1);
-    if i + 1 < x.len() {
-        let x_1 = x[i];
-        let x_2 = x[i + 1];
-        let mut acc = 0.0;
-        for _k in 0..2 {
-            let x = x_2 - x_1;
-            acc += x;
-        }
-        out[i] = acc;
-    }
-}
-
-/// A kernel named like a C keyword, with parameters named like C keywords,
-/// CUDA builtins and the launch function's own parameters.
-#[gpu_kernel]
-fn float(int: f32, int_: f32, block: usize, grid: usize, shared: f32, launch: f32, min: &mut [f32]) {
-    let i = thread_idx().x;
-    if i < min.len() {
-        min[i] = int + int_ + (block + grid) as f32 + shared * launch;
-    }
-}
-
-/// A kernel named like a CUDA math function.
-#[gpu_kernel]
-fn sqrt(x: &mut [f32]) {
-    let i = grid(1);
-    if i < x.len() {
-        x[i] = x[i].sqrt();
-    }
-}
-
-/// `let y;` assigned on one path only.
-#[gpu_kernel]
-fn deferred_init(x: &[f32], out: &mut [f32]) {
-    let i = grid(1);
-    if i < x.len() {
-        let y;
-        if x[i] > 0.0 {
-            y = 2.0 * x[i];
-        } else {
-            y = -x[i];
-        }
-        out[i] = y;
-    }
-}
-
-/// A user constant spelled like the C name of `f32::MAX`.
-#[allow(non_upper_case_globals)]
-const f32_MAX: f32 = 1.0;
-
-#[gpu_kernel]
-fn const_names(out: &mut [f32]) {
-    let i = grid(1);
-    if i < out.len() {
-        out[i] = if i == 0 { f32::MAX } else { f32_MAX };
-    }
-}
+use kernels::naming::*;
 
 #[test]
 fn shadowing_never_captures_another_variable() -> gpujit::Result<()> {
@@ -143,27 +69,7 @@ fn outside_constants_keep_their_values() -> gpujit::Result<()> {
 
 #[test]
 fn kernels_compile_with_nvrtc() {
-    common::assert_compiles_with_nvrtc(
-        "naming",
-        &[
-            &shadow_next_to_suffix::KERNEL,
-            &inner_shadow::KERNEL,
-            &float::KERNEL,
-            &sqrt::KERNEL,
-            &deferred_init::KERNEL,
-            &const_names::KERNEL,
-        ],
-    );
-}
-
-/// Bindings that are unused on purpose (`_name`) draw no NVRTC warning.
-#[gpu_kernel]
-fn unused_on_purpose(flag: bool, out: &mut [f64]) {
-    let _i = grid(1);
-    let (_x, _y) = (1.0, 2.0);
-    if flag && out.len() > 1 {
-        out[0] = 1.0;
-    }
+    common::assert_compiles_with_nvrtc("naming", &kernels::naming::all());
 }
 
 #[test]
@@ -172,6 +78,5 @@ fn unused_bindings_compile_without_warnings() -> gpujit::Result<()> {
     unused_on_purpose![1, 1](true, &mut out)?;
     assert_eq!(out.copy_to_host()?, vec![1.0, 0.0]);
     assert!(unused_on_purpose::cuda_source().contains("[[maybe_unused]] const unsigned long long _i"));
-    common::assert_compiles_with_nvrtc("unused_on_purpose", &[&unused_on_purpose::KERNEL]);
     Ok(())
 }

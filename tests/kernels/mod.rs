@@ -6,6 +6,8 @@
 
 use gpujit::prelude::*;
 
+pub mod naming;
+
 /// A module-level constant used inside kernels.
 pub const SCALE: f64 = 2.5;
 /// Block size of the shared-memory reduction kernels.
@@ -806,7 +808,8 @@ pub fn step(inp: &[i64], out: &mut [i64]) {
 
 /// Every kernel of this module.
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
-    vec![
+    let mut all = naming::all();
+    all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,
         &coords3::KERNEL,
@@ -848,5 +851,6 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &mirror3d::KERNEL,
         &axpy::KERNEL,
         &step::KERNEL,
-    ]
+    ]);
+    all
 }
