@@ -26,6 +26,9 @@ mod lucas;
 #[path = "../examples/matmul.rs"]
 #[allow(dead_code)]
 mod matmul;
+#[path = "../examples/saxpy.rs"]
+#[allow(dead_code)]
+mod saxpy;
 
 /// The seed kernels, which have snapshots.
 fn seed_kernels() -> Vec<&'static KernelDef> {
@@ -42,6 +45,7 @@ fn seed_kernels() -> Vec<&'static KernelDef> {
 /// (kernels defined in other test files are checked there).
 fn all_kernels() -> Vec<&'static KernelDef> {
     let mut all = seed_kernels();
+    all.push(&saxpy::saxpy::KERNEL);
     all.push(&gpujit_examples::kernels::scale::KERNEL);
     all.extend(kernels::all());
     all

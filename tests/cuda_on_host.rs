@@ -31,6 +31,9 @@ mod lucas;
 #[path = "../examples/matmul.rs"]
 #[allow(dead_code)]
 mod matmul;
+#[path = "../examples/saxpy.rs"]
+#[allow(dead_code)]
+mod saxpy;
 
 use kernels::*;
 
@@ -219,6 +222,7 @@ fn all_kernels() -> Vec<&'static KernelDef> {
         &grayscale::rgb_to_grayscale::KERNEL,
         &matmul::matmul_naive::KERNEL,
         &matmul::matmul_tiled::KERNEL,
+        &saxpy::saxpy::KERNEL,
     ];
     all.extend(kernels::all());
     all
@@ -803,6 +807,13 @@ fn control_flow_and_indices_agree() {
             EXACT,
         ),
         (&mirror3d::KERNEL, (1, 1, 1), (2, 3, 4), vec![z::<u32>(&[64])], EXACT),
+        (
+            &opaque_loops::KERNEL,
+            ONE,
+            (4, 1, 1),
+            vec![v(&[32.0f32, 64.0, -8.0])],
+            EXACT,
+        ),
     ]);
 }
 
@@ -873,6 +884,17 @@ fn seed_kernels_agree() {
             EXACT,
         ),
         (&lucas::lucas::KERNEL, lin(1), (64, 1, 1), vec![z::<u64>(&[41])], EXACT),
+        (
+            &saxpy::saxpy::KERNEL,
+            lin(2),
+            (32, 1, 1),
+            vec![
+                s(1.5f32),
+                v(&(0..1000).map(|i| i as f32 * 0.25).collect::<Vec<_>>()),
+                v(&[2.0f32; 1000]),
+            ],
+            EXACT,
+        ),
         (
             &grayscale::rgb_to_grayscale::KERNEL,
             ONE,

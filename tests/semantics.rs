@@ -1229,3 +1229,12 @@ fn mut_arguments_carry_over_between_launches() {
     assert_eq!(host(&da), want_a);
     assert_eq!(host(&db), f(&want_a));
 }
+
+#[test]
+fn loops_over_outside_constants() {
+    let host = [32.0f32, 64.0, -8.0];
+    let mut d = gpujit::to_device(&host).unwrap();
+    opaque_loops![1, 4](&mut d).unwrap();
+    let want: Vec<f32> = host.iter().map(|&v| v * 0.5f32.powi(5) + 3.0).collect();
+    assert_eq!(d.copy_to_host().unwrap(), want);
+}

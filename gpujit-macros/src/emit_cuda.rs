@@ -278,8 +278,15 @@ impl Emitter<'_> {
                 aux,
             } => {
                 let l = self.local(*var).clone();
-                let t = c_type(l.ty);
                 let (a, b) = (self.expr(start), self.expr(end));
+                // A range over outside constants only rustc knows the type of
+                // (`for _ in 0..ITERS`): C++ takes it from the end bound, as
+                // `auto` would deduce different types for `0` and `ITERS`.
+                let t = match l.ty {
+                    Ty::Opaque | Ty::Var(_) => format!("decltype({} + 0)", paren(b.clone())),
+                    ty => c_type(ty).to_string(),
+                };
+                let t = t.as_str();
                 let [end_n, step_n, done_n] = aux;
                 let i = &l.name;
                 if step.is_none() && !inclusive {
@@ -304,10 +311,23 @@ impl Emitter<'_> {
                         None => "1ull".into(),
                     };
                     let (cmp, last) = if *inclusive { ("<=", "<") } else { ("<", "<=") };
-                    let remaining = format!("(unsigned long long)(({u}){end_n} - ({u}){i})");
+                    // Casts only where the loop type is narrower than 64 bits.
+                    let wide = u == "unsigned long long";
+                    let to_u = |x: &str| if t == u { x.to_string() } else { format!("({u}){x}") };
+                    let diff = format!("{} - {}", to_u(end_n), to_u(i));
+                    let remaining = if wide {
+                        diff
+                    } else {
+                        format!("(unsigned long long)({diff})")
+                    };
+                    let next = if t == u {
+                        format!("{i} + {step_text}")
+                    } else {
+                        format!("({t})({} + ({u}){step_text})", to_u(i))
+                    };
                     self.nested(
                         &format!(
-                            "for ({t} {i} = {a}, {end_n} = {b}, {done_n} = !({i} {cmp} {end_n}); !{done_n}; {done_n} = {remaining} {last} {step_text}, {i} = {done_n} ? {i} : ({t})(({u}){i} + ({u}){step_text}))"
+                            "for ({t} {i} = {a}, {end_n} = {b}, {done_n} = !({i} {cmp} {end_n}); !{done_n}; {done_n} = {remaining} {last} {step_text}, {i} = {done_n} ? {i} : {next})"
                         ),
                         body,
                     );

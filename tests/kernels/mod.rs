@@ -806,6 +806,26 @@ pub fn step(inp: &[i64], out: &mut [i64]) {
     }
 }
 
+/// Trip count of `opaque_loops`, used only with literals in the kernel.
+pub const ITERS: usize = 5;
+
+/// Loops bounded only by literals and an outside constant: the loop
+/// variable's type is known to rustc alone (CUDA C takes it from the bound).
+#[gpu_kernel]
+pub fn opaque_loops(x: &mut [f32]) {
+    let i = grid(1);
+    if i < x.len() {
+        let mut v = x[i];
+        for _ in 0..ITERS {
+            v *= 0.5;
+        }
+        for _ in (1..=ITERS).step_by(2) {
+            v += 1.0;
+        }
+        x[i] = v;
+    }
+}
+
 /// Every kernel of this module.
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     let mut all = naming::all();
@@ -851,6 +871,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &mirror3d::KERNEL,
         &axpy::KERNEL,
         &step::KERNEL,
+        &opaque_loops::KERNEL,
     ]);
     all
 }
