@@ -12,12 +12,9 @@ use std::fmt::Write;
 
 use crate::model::*;
 
-pub struct CudaSource {
-    /// Helper functions and the kernel, to follow the constant declarations.
-    pub text: String,
-}
-
-pub fn emit(k: &Kernel) -> CudaSource {
+/// The helper functions the kernel needs and the kernel itself, to follow
+/// the declarations of outside constants.
+pub fn emit(k: &Kernel) -> String {
     let mut e = Emitter {
         k,
         out: String::new(),
@@ -42,7 +39,7 @@ pub fn emit(k: &Kernel) -> CudaSource {
         k.entry,
         params.join(", ")
     );
-    CudaSource { text }
+    text
 }
 
 /// The C parameters one kernel parameter becomes: arrays pass their pointer,
