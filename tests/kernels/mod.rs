@@ -6,6 +6,7 @@
 
 use gpujit::prelude::*;
 
+pub mod adversarial;
 pub mod naming;
 
 /// A module-level constant used inside kernels.
@@ -829,6 +830,7 @@ pub fn opaque_loops(x: &mut [f32]) {
 /// Every kernel of this module.
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     let mut all = naming::all();
+    all.extend(adversarial::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,
