@@ -13,12 +13,14 @@ use std::fmt::Write;
 use crate::model::*;
 
 /// The helper functions the kernel needs and the kernel itself, to follow
-/// the declarations of outside constants.
-pub fn emit(k: &Kernel) -> String {
+/// the declarations of outside constants; and the indices of the outside
+/// constants whose type the text names (their `typedef` must precede it).
+pub fn emit(k: &Kernel) -> (String, BTreeSet<usize>) {
     let mut e = Emitter {
         k,
         out: String::new(),
         helpers: BTreeSet::new(),
+        typed_consts: BTreeSet::new(),
         indent: 1,
     };
     for c in &k.body_consts {
@@ -39,7 +41,7 @@ pub fn emit(k: &Kernel) -> String {
         k.entry,
         params.join(", ")
     );
-    text
+    (text, e.typed_consts)
 }
 
 /// The C parameters one kernel parameter becomes: arrays pass their pointer,
@@ -62,6 +64,8 @@ fn helper_source(name: &str) -> &'static str {
         "gj_rem_i32" => "static __device__ __forceinline__ int gj_rem_i32(int a, int b) { return b == -1 ? 0 : a % b; }\n",
         "gj_div_i64" => "static __device__ __forceinline__ long long gj_div_i64(long long a, long long b) { return b == -1 ? (long long)(0ull - (unsigned long long)a) : a / b; }\n",
         "gj_rem_i64" => "static __device__ __forceinline__ long long gj_rem_i64(long long a, long long b) { return b == -1 ? 0 : a % b; }\n",
+        "gj_generic" => include_str!("generic_prelude.cu"),
+        "gj_powi" => include_str!("powi.cu"),
         _ => "",
     }
 }
@@ -70,6 +74,8 @@ struct Emitter<'a> {
     k: &'a Kernel,
     out: String,
     helpers: BTreeSet<&'static str>,
+    /// Outside constants whose `typedef` the text uses.
+    typed_consts: BTreeSet<usize>,
     indent: usize,
 }
 
@@ -93,12 +99,22 @@ fn decl_qualifiers(l: &Local) -> String {
     format!("{unused}{konst}")
 }
 
-fn c_type(ty: Ty) -> &'static str {
-    match ty {
-        Ty::Scalar(s) => s.c_name(),
-        Ty::Idx3 => "uint3",
-        Ty::Opaque | Ty::Var(_) => "auto",
-    }
+/// The generic helper (`generic_prelude.cu`) for `op` on a value of a type
+/// only rustc knew, if `op` needs one.
+fn generic_op(op: BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::Add => "gj_add",
+        BinOp::Sub => "gj_sub",
+        BinOp::Mul => "gj_mul",
+        BinOp::Div => "gj_div",
+        BinOp::Rem => "gj_rem",
+        BinOp::BitAnd => "gj_and",
+        BinOp::BitOr => "gj_or",
+        BinOp::BitXor => "gj_xor",
+        BinOp::Shl => "gj_shl",
+        BinOp::Shr => "gj_shr",
+        _ => return None,
+    })
 }
 
 /// Wraps `s` in parentheses unless it is already atomic: a name or number,
@@ -180,6 +196,32 @@ fn int_lit(v: i128, s: Option<Scalar>) -> String {
 }
 
 impl Emitter<'_> {
+    /// The C type of `ty`: an outside constant's type by its `typedef`.
+    fn c_type(&mut self, ty: Ty) -> String {
+        match ty {
+            Ty::Scalar(s) => s.c_name().to_string(),
+            Ty::Idx3 => "uint3".into(),
+            Ty::Opaque(Some(c)) => {
+                self.typed_consts.insert(c);
+                self.k.extern_consts[c].type_name.clone()
+            }
+            Ty::Opaque(None) | Ty::Var(_) => "auto".into(),
+        }
+    }
+
+    /// For a type only rustc knew: its C `typedef`, and the generic helpers
+    /// that give its operations Rust's semantics are emitted.
+    fn opaque(&mut self, ty: Ty) -> Option<String> {
+        match ty {
+            Ty::Opaque(Some(c)) => {
+                self.helpers.insert("gj_generic");
+                self.typed_consts.insert(c);
+                Some(self.k.extern_consts[c].type_name.clone())
+            }
+            _ => None,
+        }
+    }
+
     fn line(&mut self, s: &str) {
         for _ in 0..self.indent {
             self.out.push_str("    ");
@@ -222,9 +264,13 @@ impl Emitter<'_> {
                     }
                     Some(e) => {
                         let v = self.expr(e);
-                        self.line(&format!("{konst}{} {} = {v};", c_type(l.ty), l.name));
+                        let t = self.c_type(l.ty);
+                        self.line(&format!("{konst}{t} {} = {v};", l.name));
                     }
-                    None => self.line(&format!("{} {};", c_type(l.ty), l.name)),
+                    None => {
+                        let t = self.c_type(l.ty);
+                        self.line(&format!("{t} {};", l.name))
+                    }
                 }
             }
             Stmt::LetTuple { locals, parts } => {
@@ -233,7 +279,8 @@ impl Emitter<'_> {
                         let l = self.local(*id).clone();
                         let v = self.expr(p);
                         let konst = decl_qualifiers(&l);
-                        self.line(&format!("{konst}{} {} = {v};", c_type(l.ty), l.name));
+                        let t = self.c_type(l.ty);
+                        self.line(&format!("{konst}{t} {} = {v};", l.name));
                     }
                 }
             }
@@ -243,7 +290,8 @@ impl Emitter<'_> {
                 self.line(&format!("__shared__ {} {}{};", sh.elem.c_name(), sh.name, dims));
             }
             Stmt::Assign { place, op, value } => {
-                let (target, ty) = self.place(place);
+                let (target, place_ty) = self.place(place);
+                let ty = scalar_of(place_ty);
                 let v = self.expr(value);
                 match op {
                     None => self.line(&format!("{target} = {v};")),
@@ -254,7 +302,7 @@ impl Emitter<'_> {
                         if simple {
                             self.line(&format!("{target} {}= {v};", op.symbol()));
                         } else {
-                            let rhs = self.binary(*op, (target.clone(), PRIMARY), (v, emitted_prec(value)), ty);
+                            let rhs = self.binary(*op, (target.clone(), PRIMARY), (v, emitted_prec(value)), place_ty);
                             self.line(&format!("{target} = {rhs};"));
                         }
                     }
@@ -280,8 +328,8 @@ impl Emitter<'_> {
                 // (`for _ in 0..ITERS`): C++ takes it from the end bound, as
                 // `auto` would deduce different types for `0` and `ITERS`.
                 let t = match l.ty {
-                    Ty::Opaque | Ty::Var(_) => format!("decltype({} + 0)", paren(b.clone())),
-                    ty => c_type(ty).to_string(),
+                    Ty::Opaque(None) | Ty::Var(_) => format!("decltype({} + 0)", paren(b.clone())),
+                    ty => self.c_type(ty),
                 };
                 let t = t.as_str();
                 let [end_n, step_n, done_n] = aux;
@@ -374,13 +422,13 @@ impl Emitter<'_> {
         self.if_stmt(cond, then, els, "} else if");
     }
 
-    fn place(&mut self, p: &Place) -> (String, Option<Scalar>) {
+    fn place(&mut self, p: &Place) -> (String, Ty) {
         match p {
             Place::Local(id) => {
                 let l = self.local(*id);
-                (l.name.clone(), scalar_of(l.ty))
+                (l.name.clone(), l.ty)
             }
-            Place::Elem(array, idx) => (self.element(*array, idx), Some(self.k.elem_type(*array))),
+            Place::Elem(array, idx) => (self.element(*array, idx), Ty::Scalar(self.k.elem_type(*array))),
         }
     }
 
@@ -418,16 +466,29 @@ impl Emitter<'_> {
 
     fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
-            ExprKind::Lit(Lit::Int(v)) => int_lit(*v, scalar_of(e.ty)),
-            ExprKind::Lit(Lit::Float(t)) => match scalar_of(e.ty) {
-                Some(s) => float_lit(t, s),
-                None => t.clone(),
+            ExprKind::Lit(Lit::Int(v)) => match self.opaque(e.ty) {
+                Some(t) => format!("({t}){v}"),
+                None => int_lit(*v, scalar_of(e.ty)),
+            },
+            ExprKind::Lit(Lit::Float(text)) => match (self.opaque(e.ty), scalar_of(e.ty)) {
+                // Both spellings: the helper picks the one of the constant's type.
+                (Some(t), _) => format!(
+                    "gj_lit<{t}>({}, {})",
+                    float_lit(text, Scalar::F32),
+                    float_lit(text, Scalar::F64)
+                ),
+                (None, Some(s)) => float_lit(text, s),
+                (None, None) => text.clone(),
             },
             ExprKind::Lit(Lit::Bool(b)) => b.to_string(),
             ExprKind::Local(id) => self.local(*id).name.clone(),
             ExprKind::ExternConst(i) => self.k.extern_consts[*i].c_name.clone(),
             ExprKind::BodyConst(i) => self.k.body_consts[*i].name.clone(),
             ExprKind::Unary(op, a) => {
+                if let Some(t) = self.opaque(e.ty) {
+                    let f = if *op == UnOp::Neg { "gj_neg" } else { "gj_not" };
+                    return format!("{f}<{t}>({})", self.expr(a));
+                }
                 let s = scalar_of(e.ty);
                 let v = paren(self.expr(a));
                 match (op, s) {
@@ -446,11 +507,14 @@ impl Emitter<'_> {
             ExprKind::Binary(op, a, b) => {
                 let l = (self.expr(a), emitted_prec(a));
                 let r = (self.expr(b), emitted_prec(b));
-                self.binary(*op, l, r, scalar_of(a.ty))
+                self.binary(*op, l, r, a.ty)
             }
             ExprKind::Cast(a, to) => {
                 let v = self.expr(a);
-                cast(&v, scalar_of(a.ty), *to)
+                match self.opaque(a.ty) {
+                    Some(t) => format!("gj_cast<{}, {t}>({v})", to.c_name()),
+                    None => cast(&v, scalar_of(a.ty), *to),
+                }
             }
             ExprKind::Load(a, idx) => self.element(*a, idx),
             ExprKind::Len(p) => {
@@ -480,7 +544,14 @@ impl Emitter<'_> {
             }
             ExprKind::Math(f, args) => {
                 let vals: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
-                math(*f, scalar_of(e.ty), &vals)
+                if *f == MathFn::Powi {
+                    self.helpers.insert("gj_powi");
+                }
+                match self.opaque(e.ty) {
+                    Some(t) if *f == MathFn::Powi => format!("gj_powi<{t}>({})", vals.join(", ")),
+                    Some(t) => format!("gj_{}<{t}>({})", f.rust_name(), vals.join(", ")),
+                    None => math(*f, scalar_of(e.ty), &vals),
+                }
             }
             ExprKind::If(c, a, b) => {
                 let c = self.expr(c);
@@ -493,7 +564,11 @@ impl Emitter<'_> {
 
     /// `l op r` with Rust semantics for operands of type `lt`; `lp`/`rp` are
     /// the C precedences of the operand texts (parentheses only where needed).
-    fn binary(&mut self, op: BinOp, (l, lp): (String, u8), (r, rp): (String, u8), lt: Option<Scalar>) -> String {
+    fn binary(&mut self, op: BinOp, (l, lp): (String, u8), (r, rp): (String, u8), lty: Ty) -> String {
+        if let (Some(t), Some(f)) = (self.opaque(lty), generic_op(op)) {
+            return format!("{f}<{t}>({l}, {r})");
+        }
+        let lt = scalar_of(lty);
         let p = c_prec(op);
         let (wrap_l, wrap_r) = match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => (lp < p, rp <= p),
@@ -569,7 +644,14 @@ fn c_prec(op: BinOp) -> u8 {
 
 /// The C precedence of the text `Emitter::expr` produces for `e`.
 fn emitted_prec(e: &Expr) -> u8 {
+    let generic = |ty: Ty| matches!(ty, Ty::Opaque(Some(_)));
     match &e.kind {
+        // Calls of the generic helpers (`gj_add<T>(a, b)`), or a cast for a literal.
+        ExprKind::Binary(op, a, _) if generic(a.ty) && generic_op(*op).is_some() => PRIMARY,
+        ExprKind::Cast(a, _) if generic(a.ty) => PRIMARY,
+        ExprKind::Unary(..) if generic(e.ty) => PRIMARY,
+        ExprKind::Lit(Lit::Int(_)) if generic(e.ty) => UNARY,
+        ExprKind::Lit(Lit::Float(_)) if generic(e.ty) => PRIMARY,
         ExprKind::Binary(op, a, _) => {
             let plain = match scalar_of(a.ty) {
                 _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => true,
@@ -668,7 +750,7 @@ fn math(f: MathFn, ty: Option<Scalar>, a: &[String]) -> String {
         MathFn::Powf | MathFn::Powi => "pow",
     };
     if f == MathFn::Powi {
-        return format!("pow{sfx}({}, ({}){})", a[0], t.c_name(), paren(a[1].clone()));
+        return format!("gj_powi({}, {})", a[0], a[1]);
     }
     format!("{name}{sfx}({})", a.join(", "))
 }

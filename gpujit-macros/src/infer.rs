@@ -17,9 +17,9 @@ pub enum VarKind {
 
 #[derive(Debug, Clone, Copy)]
 enum State {
-    /// `bool`: the variable met an outside constant, whose type only rustc
-    /// knows; if nothing else fixes it, it stays opaque instead of defaulting.
-    Unbound(VarKind, bool),
+    /// `Some(c)`: the variable met outside constant `c`, whose type only rustc
+    /// knows; if nothing else fixes it, it has `c`'s type instead of a default.
+    Unbound(VarKind, Option<usize>),
     Bound(Ty),
     Link(u32),
 }
@@ -33,7 +33,7 @@ fn describe(ty: Ty) -> String {
     match ty {
         Ty::Scalar(s) => format!("`{}`", s.rust_name()),
         Ty::Idx3 => "an index triple (`.x .y .z`)".into(),
-        Ty::Opaque => "an outside constant".into(),
+        Ty::Opaque(_) => "an outside constant".into(),
         Ty::Var(_) => "an inferred type".into(),
     }
 }
@@ -57,14 +57,14 @@ fn fits(kind: VarKind, ty: Ty) -> bool {
 
 impl Infer {
     pub fn fresh(&mut self, kind: VarKind) -> Ty {
-        self.vars.push(State::Unbound(kind, kind == VarKind::Any));
+        self.vars.push(State::Unbound(kind, None));
         Ty::Var(self.vars.len() as u32 - 1)
     }
 
-    /// A variable for a binding declared without type or value (`let x;`):
-    /// its uses decide its type, with the usual literal defaults.
-    pub fn fresh_local(&mut self) -> Ty {
-        self.vars.push(State::Unbound(VarKind::Any, false));
+    /// The type of outside constant `index`: any type, which it passes on to
+    /// every literal and binding it meets.
+    pub fn fresh_const(&mut self, index: usize) -> Ty {
+        self.vars.push(State::Unbound(VarKind::Any, Some(index)));
         Ty::Var(self.vars.len() as u32 - 1)
     }
 
@@ -88,8 +88,11 @@ impl Infer {
         }
     }
 
-    fn opaque(&self, v: u32) -> bool {
-        matches!(self.vars[v as usize], State::Unbound(_, true))
+    fn origin(&self, v: u32) -> Option<usize> {
+        match self.vars[v as usize] {
+            State::Unbound(_, origin) => origin,
+            _ => None,
+        }
     }
 
     /// Makes `a` and `b` the same type, or says why they cannot be.
@@ -104,9 +107,9 @@ impl Infer {
                     (k1, k2) if k1 == k2 => k1,
                     _ => return Err(format!("expected {}, found {}", kind_name(kx), kind_name(ky))),
                 };
-                let opaque = self.opaque(x) || self.opaque(y);
+                let origin = self.origin(y).or(self.origin(x));
                 self.vars[x as usize] = State::Link(y);
-                self.vars[y as usize] = State::Unbound(merged, opaque);
+                self.vars[y as usize] = State::Unbound(merged, origin);
                 Ok(())
             }
             (Ty::Var(x), t) | (t, Ty::Var(x)) => {
@@ -137,11 +140,11 @@ impl Infer {
     /// literals `f64`, outside constants stay opaque.
     pub fn resolve(&self, ty: Ty) -> Ty {
         match self.shallow(ty) {
-            Ty::Var(v) if self.opaque(v) => Ty::Opaque,
+            Ty::Var(v) if self.origin(v).is_some() => Ty::Opaque(self.origin(v)),
             Ty::Var(v) => match self.kind(v) {
                 VarKind::Int => Ty::Scalar(Scalar::I32),
                 VarKind::Float => Ty::Scalar(Scalar::F64),
-                VarKind::Any => Ty::Opaque,
+                VarKind::Any => Ty::Opaque(None),
             },
             t => t,
         }
@@ -164,11 +167,11 @@ mod tests {
         let i = inf.fresh(VarKind::Int);
         assert!(inf.unify(i, Ty::Scalar(Scalar::F32)).is_err());
         assert_eq!(inf.resolve(i), Ty::Scalar(Scalar::I32));
-        let c = inf.fresh(VarKind::Any);
-        assert_eq!(inf.resolve(c), Ty::Opaque);
+        let c = inf.fresh_const(3);
+        assert_eq!(inf.resolve(c), Ty::Opaque(Some(3)));
         inf.unify(c, i).unwrap();
         // A literal that only meets an outside constant takes its (unknown) type.
-        assert_eq!(inf.resolve(c), Ty::Opaque);
+        assert_eq!(inf.resolve(i), Ty::Opaque(Some(3)));
         assert!(inf.unify(c, Ty::Scalar(Scalar::F32)).is_err());
         inf.unify(c, Ty::Scalar(Scalar::Usize)).unwrap();
         assert_eq!(inf.resolve(i), Ty::Scalar(Scalar::Usize));

@@ -591,7 +591,7 @@ impl Lower {
                     }
                     (Some(e), None) => e.ty,
                     (None, Some(d)) => Ty::Scalar(d),
-                    (None, None) => self.infer.fresh_local(),
+                    (None, None) => self.infer.fresh(VarKind::Any),
                 };
                 // `let x;` is assigned later (rustc checks it is assigned once).
                 let local = self.new_local(&pi.ident, ty, pi.mutability.is_some() || init.is_none());
@@ -1295,10 +1295,12 @@ impl Lower {
         let known = segments.iter().rev().skip(1).find_map(|s| Scalar::from_name(s));
         let ty = match known {
             Some(s) => Ty::Scalar(s),
-            None => self.infer.fresh(VarKind::Any),
+            None => self.infer.fresh_const(self.extern_consts.len()),
         };
+        let type_name = self.fresh_name(&format!("{c_name}_type"));
         self.extern_consts.push(ExternConst {
             c_name,
+            type_name,
             rust_path: path.to_token_stream(),
             user_item: known.is_none(),
         });

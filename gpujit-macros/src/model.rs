@@ -103,9 +103,11 @@ pub enum Ty {
     Scalar(Scalar),
     /// A `thread_idx()`-like value with `.x .y .z` (`usize` each).
     Idx3,
-    /// The type is only known to rustc (a `const` from outside the kernel that
-    /// nothing constrains); CUDA C spells it `auto`.
-    Opaque,
+    /// The type is only known to rustc: that of the outside constant with this
+    /// index in `Kernel::extern_consts` (CUDA C names it by the constant's
+    /// `type_name`, declared by the runtime), or unknown (`None`, only after
+    /// an error or for a binding nothing constrains; CUDA C writes `auto`).
+    Opaque(Option<usize>),
     /// An inference variable; only while lowering.
     Var(u32),
 }
@@ -166,6 +168,8 @@ pub struct ConstExpr {
 #[derive(Debug, Clone)]
 pub struct ExternConst {
     pub c_name: String,
+    /// The CUDA C `typedef` of the constant's type (declared with it).
+    pub type_name: String,
     pub rust_path: TokenStream,
     /// A user item (not `f32::MAX` & co.): the generated code checks that it
     /// is a `const`, not a `static` whose value could change after the CUDA C

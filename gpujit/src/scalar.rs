@@ -127,22 +127,16 @@ impl ScalarValue {
     }
 }
 
-fn float_literal(text: String, is_f32: bool, finite: bool, nan: bool, positive: bool) -> String {
-    let suffix = if is_f32 { "f" } else { "" };
-    if nan {
-        return if is_f32 {
-            "__int_as_float(0x7fffffff)".into()
-        } else {
-            "__longlong_as_double(0x7fffffffffffffffll)".into()
-        };
-    }
+fn float_literal(text: String, is_f32: bool, finite: bool, bits: u64) -> String {
     if !finite {
-        let inf = if is_f32 {
-            "__int_as_float(0x7f800000)"
+        // Infinities and NaNs have no literal; `__builtin_bit_cast` of their
+        // exact bits is a constant expression for NVRTC (and g++), which the
+        // `constexpr` they initialise needs (`__int_as_float` is not).
+        return if is_f32 {
+            format!("__builtin_bit_cast(float, 0x{bits:08x}u)")
         } else {
-            "__longlong_as_double(0x7ff0000000000000ll)"
+            format!("__builtin_bit_cast(double, 0x{bits:016x}ull)")
         };
-        return if positive { inf.into() } else { format!("(-{inf})") };
     }
     // `{:?}` prints the shortest text that parses back to the same value.
     let text = if text.contains(['.', 'e', 'E']) {
@@ -150,6 +144,7 @@ fn float_literal(text: String, is_f32: bool, finite: bool, nan: bool, positive: 
     } else {
         format!("{text}.0")
     };
+    let suffix = if is_f32 { "f" } else { "" };
     format!("{text}{suffix}")
 }
 
@@ -204,16 +199,14 @@ kernel_scalar!(f32, F32, |v| float_literal(
     format!("{v:?}"),
     true,
     v.is_finite(),
-    v.is_nan(),
-    v > 0.0
+    v.to_bits() as u64
 ));
 impl DeviceScalar for f32 {}
 kernel_scalar!(f64, F64, |v| float_literal(
     format!("{v:?}"),
     false,
     v.is_finite(),
-    v.is_nan(),
-    v > 0.0
+    v.to_bits()
 ));
 impl DeviceScalar for f64 {}
 kernel_scalar!(bool, Bool, |v| if v { "true".into() } else { "false".into() });
@@ -223,18 +216,24 @@ kernel_scalar!(bool, Bool, |v| if v { "true".into() } else { "false".into() });
 /// The macro cannot see the value of a `const` defined outside the kernel, so
 /// the generated `cuda_source()` asks for it when the source is first built.
 pub trait CudaConst {
-    /// `const float NAME = 0.5f;` (with a newline).
+    /// `static constexpr float NAME = 0.5f;` (with a newline).
     fn cuda_decl(&self, c_name: &str) -> String;
+    /// `typedef float TYPE_NAME;` (with a newline): names the constant's type
+    /// for expressions whose type only rustc knew when the kernel was translated.
+    fn cuda_typedef(&self, type_name: &str) -> String;
 }
 
 impl<T: KernelScalar> CudaConst for T {
     fn cuda_decl(&self, c_name: &str) -> String {
         format!(
-            "static constexpr {} {} = {};\n",
+            "static constexpr {} {c_name} = {};\n",
             T::TYPE.c_name(),
-            c_name,
             self.c_literal()
         )
+    }
+
+    fn cuda_typedef(&self, type_name: &str) -> String {
+        format!("typedef {} {type_name};\n", T::TYPE.c_name())
     }
 }
 
@@ -251,10 +250,16 @@ mod tests {
         assert_eq!(i32::MIN.c_literal(), "(-2147483647 - 1)");
         assert_eq!(i64::MIN.c_literal(), "(-9223372036854775807ll - 1)");
         assert_eq!(7u32.c_literal(), "7u");
-        assert_eq!(f32::INFINITY.c_literal(), "__int_as_float(0x7f800000)");
+        assert_eq!(f32::INFINITY.c_literal(), "__builtin_bit_cast(float, 0x7f800000u)");
+        assert_eq!(
+            f64::NEG_INFINITY.c_literal(),
+            "__builtin_bit_cast(double, 0xfff0000000000000ull)"
+        );
+        assert_eq!(f32::NAN.c_literal(), "__builtin_bit_cast(float, 0x7fc00000u)");
         assert_eq!(
             16usize.cuda_decl("TILE"),
             "static constexpr unsigned long long TILE = 16ull;\n"
         );
+        assert_eq!(200u8.cuda_typedef("K_type"), "typedef unsigned char K_type;\n");
     }
 }

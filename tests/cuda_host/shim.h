@@ -35,8 +35,11 @@ inline thread_local std::barrier<>* gj_block_barrier;
 
 inline void __syncthreads() { gj_block_barrier->arrive_and_wait(); }
 
-using std::max;
-using std::min;
+// CUDA's integer `min`/`max` overloads: operands promote as in arithmetic.
+template <class A, class B>
+inline auto min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
+template <class A, class B>
+inline auto max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
 
 // cvt.rzi.{s32,u32,s64,u64}.{f32,f64}: round toward zero, saturate, NaN -> 0.
 template <class I, class F>

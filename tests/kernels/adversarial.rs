@@ -689,7 +689,7 @@ pub fn adv_opaque_underscore(out: &mut [f64]) {
     }
 }
 
-/// Every kernel of this module whose CUDA C compiles.
+/// Every kernel of this module.
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
         &adv_prec_i32::KERNEL,
@@ -709,25 +709,14 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &adv_consts::KERNEL,
         &adv_opaque_int::KERNEL,
         &adv_opaque_float::KERNEL,
+        &adv_opaque_math::KERNEL,
+        &adv_opaque_cast::KERNEL,
+        &adv_const_inf::KERNEL,
+        &adv_int_methods::KERNEL,
         &adv_float_edges::KERNEL,
         &adv_powi::KERNEL,
         &adv_float_lits::KERNEL,
         &adv_scalars::KERNEL,
         &adv_opaque_underscore::KERNEL,
-    ]
-}
-
-/// Kernels whose CUDA C NVRTC accepts without warnings but the host g++
-/// build (tests/cuda_host/shim.h) rejects (kept out of [`all`]).
-pub fn host_broken() -> Vec<&'static gpujit::__private::KernelDef> {
-    vec![&adv_int_methods::KERNEL]
-}
-
-/// Kernels whose CUDA C NVRTC rejects or warns about (kept out of [`all`]).
-pub fn broken() -> Vec<&'static gpujit::__private::KernelDef> {
-    vec![
-        &adv_opaque_math::KERNEL,
-        &adv_opaque_cast::KERNEL,
-        &adv_const_inf::KERNEL,
     ]
 }
