@@ -104,12 +104,7 @@ fn main() {
 
 #[allow(dead_code)]
 fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let n: usize = match std::env::args().nth(1) {
-        Some(arg) => arg
-            .parse()
-            .map_err(|_| format!("N must be a positive integer, got {arg:?}"))?,
-        None => 1024,
-    };
+    let n = gpujit_examples::size_arg(1024)?;
     const TOLERANCE: f64 = 1e-4;
     println!("backend: {}", gpujit::detect());
     println!("C = A · B with A, B {n} x {n} f32; reference: host f64; tolerance {TOLERANCE:e} (relative)");

@@ -24,12 +24,7 @@ fn main() {
 
 #[allow(dead_code)]
 fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let n: usize = match std::env::args().nth(1) {
-        Some(arg) => arg
-            .parse()
-            .map_err(|_| format!("N must be a positive integer, got {arg:?}"))?,
-        None => 10_000_000,
-    };
+    let n = gpujit_examples::size_arg(10_000_000)?;
     println!("backend: {}", gpujit::detect());
     println!("emitted CUDA C:\n{}", saxpy::cuda_source());
 

@@ -35,6 +35,20 @@ pub fn exit_on_error<E: std::fmt::Display>(result: Result<(), E>) {
     }
 }
 
+/// The size `N` given as the first command-line argument, or `default`.
+///
+/// # Errors
+/// A message naming the argument when it is not a positive integer.
+pub fn size_arg(default: usize) -> Result<usize, String> {
+    match std::env::args().nth(1) {
+        Some(arg) => match arg.parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!("N must be a positive integer, got {arg:?}")),
+        },
+        None => Ok(default),
+    }
+}
+
 /// `"yes"`/`"NO"` for a match column.
 pub fn verdict(ok: bool) -> &'static str {
     if ok {
