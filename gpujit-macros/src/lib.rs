@@ -1,9 +1,9 @@
 //! `#[gpu_kernel]`: translates a restricted Rust function into CUDA C and a
 //! native Rust version for gpujit's CPU backend.
 //!
-//! The pipeline is parse (syn) → check and lower ([`lower`]) → one typed kernel
-//! model ([`model`]) → emitters ([`emit_cuda`], [`emit_cpu`]) → the generated
-//! items ([`expand`]). Every rejection is a `syn::Error` at the offending span;
+//! The pipeline is parse (syn) → check and lower (`lower`) → one typed kernel
+//! model (`model`) → emitters (`emit_cuda`, `emit_cpu`) → the generated
+//! items (`expand`). Every rejection is a `syn::Error` at the offending span;
 //! the user's function is still emitted (as a type-checked, never-called copy)
 //! so rust-analyzer and rustc keep working on it.
 //!

@@ -191,10 +191,10 @@ pub fn zeros<T: DeviceScalar>(shape: impl Into<Shape>) -> Result<DeviceArray<T>>
 }
 
 impl<T: DeviceScalar> DeviceArray<T> {
-    /// See [`to_device`](crate::to_device).
+    /// See [`crate::to_device`].
     ///
     /// # Errors
-    /// As [`to_device`](crate::to_device).
+    /// As [`crate::to_device`].
     pub fn to_device<H: HostData<T> + ?Sized>(host: &H) -> Result<Self> {
         let (shape, data) = host.c_order()?;
         let mut array = Self::zeros(shape)?;
@@ -202,10 +202,10 @@ impl<T: DeviceScalar> DeviceArray<T> {
         Ok(array)
     }
 
-    /// See [`device_array`](crate::device_array): zero-filled, unlike Numba's.
+    /// See [`crate::device_array`]: zero-filled, unlike Numba's.
     ///
     /// # Errors
-    /// As [`device_array`](crate::device_array).
+    /// As [`crate::device_array`].
     #[allow(clippy::self_named_constructors)] // Numba's name
     pub fn device_array(shape: impl Into<Shape>) -> Result<Self> {
         Self::zeros(shape)
@@ -214,7 +214,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
     /// A zero-filled array of `shape` on the current backend.
     ///
     /// # Errors
-    /// As [`device_array`](crate::device_array).
+    /// As [`crate::device_array`].
     pub fn zeros(shape: impl Into<Shape>) -> Result<Self> {
         let shape = shape.into();
         let (_, bytes) = shape.size_of::<T>()?;
