@@ -7,7 +7,11 @@
 //! Run: `cargo run --release --example grayscale -- [IN.png] [OUT.png]`
 //! (default input: `examples/data/astronaut.png`, NASA, public domain).
 
-use std::path::PathBuf;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use image::codecs::png::PngEncoder;
+use image::{ExtendedColorType, ImageEncoder};
 
 use gpujit::prelude::*;
 use ndarray::{Array2, Array3};
@@ -67,9 +71,25 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("grayscale.png"));
+    if args.next().is_some() {
+        return Err("usage: grayscale [IN.png] [OUT.png]".into());
+    }
+    let differing = convert_file(&input, &output)?;
+    if differing != 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
 
+/// The whole command: reads `input`, converts it on the current backend,
+/// checks every pixel against [`grayscale_host`], writes `output` (refusing
+/// an output that is the input, see `gpujit_examples::output`) and prints what
+/// it did. Returns the number of pixels that differ from the host reference.
+pub fn convert_file(input: &Path, output: &Path) -> Result<usize, Box<dyn std::error::Error>> {
+    // Checked before any work, so a bad output path costs nothing.
+    let target = gpujit_examples::output::check_output(output, &[input], "png")?;
     println!("backend: {}", gpujit::detect());
-    let rgb = load_rgb(&input)?;
+    let rgb = load_rgb(input)?;
     let (h, w, _) = rgb.dim();
     println!("input: {} ({w} x {h} RGB)", input.display());
 
@@ -90,13 +110,13 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     println!("kernel: median of 20 warm runs {}", gpujit_examples::human_time(t));
 
     let (raw, _) = gray.into_raw_vec_and_offset();
-    image::GrayImage::from_raw(w as u32, h as u32, raw)
-        .ok_or("grayscale buffer has the wrong size")?
-        .save(&output)
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    gpujit_examples::output::replace_file(&target, |file| {
+        let mut out = BufWriter::new(file);
+        PngEncoder::new(&mut out)
+            .write_image(&raw, w as u32, h as u32, ExtendedColorType::L8)
+            .map_err(std::io::Error::other)?;
+        out.flush()
+    })?;
     println!("wrote {}", output.display());
-    if differing != 0 {
-        std::process::exit(1);
-    }
-    Ok(())
+    Ok(differing)
 }

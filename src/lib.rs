@@ -2,6 +2,8 @@
 
 use std::time::Instant;
 
+pub mod output;
+
 /// Runs `f` once to warm up (first-launch costs such as NVRTC compiles or
 /// thread-pool start-up), then `runs` more times, and returns the median wall
 /// time of those runs in seconds. Stops at the first error.
