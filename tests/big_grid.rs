@@ -5,7 +5,20 @@
 
 use gpujit::prelude::*;
 
+#[macro_use]
 mod common;
+use common::Tool;
+
+fn main() -> std::process::ExitCode {
+    common::run_tests(
+        include_str!("big_grid.rs"),
+        cases![
+            Some(Tool::Release) => grid_index_past_i32_max,
+            None => emitted_c_widens_before_multiplying,
+            Some(Tool::Nvrtc) => find_index_compiles_with_nvrtc,
+        ],
+    )
+}
 
 /// Every thread whose global index is `target` writes it to `out[0]`.
 #[gpu_kernel]
@@ -18,8 +31,6 @@ fn find_index(target: usize, out: &mut [u64]) {
     }
 }
 
-#[test]
-#[cfg_attr(debug_assertions, ignore = "2^31 threads: run with --release")]
 fn grid_index_past_i32_max() -> gpujit::Result<()> {
     const BLOCKS: usize = 8_388_609;
     const THREADS: usize = 256;
@@ -31,12 +42,14 @@ fn grid_index_past_i32_max() -> gpujit::Result<()> {
     Ok(())
 }
 
-#[test]
 fn emitted_c_widens_before_multiplying() {
     let src = find_index::cuda_source();
     assert!(
         src.contains("((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)"),
         "{src}"
     );
+}
+
+fn find_index_compiles_with_nvrtc() {
     common::assert_compiles_with_nvrtc("big_grid", &[&find_index::KERNEL]);
 }

@@ -4,7 +4,21 @@
 
 use gpujit_examples::kernels::scale;
 
+#[macro_use]
 mod common;
+
+fn main() -> std::process::ExitCode {
+    common::run_tests(
+        include_str!("cross_crate.rs"),
+        cases![
+            None => macro_form_from_another_crate,
+            None => method_form_by_path,
+            None => macro_form_from_another_module,
+            None => too_few_blocks_leave_elements_untouched,
+            Some(common::Tool::Nvrtc) => kernels_of_this_file_compile_with_nvrtc,
+        ],
+    )
+}
 
 mod inner {
     use gpujit::prelude::*;
@@ -23,7 +37,6 @@ fn inputs(n: usize) -> Vec<f32> {
     (0..n).map(|i| i as f32 * 0.5 - 3.0).collect()
 }
 
-#[test]
 fn macro_form_from_another_crate() -> gpujit::Result<()> {
     let x = inputs(1000);
     let d_x = gpujit::to_device(&x)?;
@@ -34,7 +47,6 @@ fn macro_form_from_another_crate() -> gpujit::Result<()> {
     Ok(())
 }
 
-#[test]
 fn method_form_by_path() -> gpujit::Result<()> {
     let x = inputs(77);
     let d_x = gpujit::to_device(&x)?;
@@ -46,7 +58,6 @@ fn method_form_by_path() -> gpujit::Result<()> {
     Ok(())
 }
 
-#[test]
 fn macro_form_from_another_module() -> gpujit::Result<()> {
     use inner::add_one;
     let host: Vec<i32> = (0..300).map(|i| i * 7 - 1000).collect();
@@ -58,7 +69,6 @@ fn macro_form_from_another_module() -> gpujit::Result<()> {
     Ok(())
 }
 
-#[test]
 fn too_few_blocks_leave_elements_untouched() -> gpujit::Result<()> {
     // Numba semantics: the launch covers exactly grid * block threads.
     let x = inputs(100);
@@ -71,7 +81,6 @@ fn too_few_blocks_leave_elements_untouched() -> gpujit::Result<()> {
     Ok(())
 }
 
-#[test]
 fn kernels_of_this_file_compile_with_nvrtc() {
     common::assert_compiles_with_nvrtc("cross_crate", &[&inner::add_one::KERNEL]);
 }

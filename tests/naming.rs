@@ -2,10 +2,10 @@
 //! variables that look like generated names, kernels and parameters named
 //! like C keywords, CUDA builtins or the generated code's own items, deferred
 //! initialisation, and outside constants whose C names could collide.
-//! Each kernel is checked on the CPU backend against the host and its CUDA C
-//! is compiled by NVRTC.
+//! Each kernel is checked on the CPU backend against the host; its CUDA C is
+//! compiled by NVRTC in `tests/cuda_kernels.rs` and run on the host in
+//! `tests/cuda_on_host.rs`.
 
-mod common;
 mod kernels;
 
 use kernels::naming::*;
@@ -65,11 +65,6 @@ fn outside_constants_keep_their_values() -> gpujit::Result<()> {
         "{src}"
     );
     Ok(())
-}
-
-#[test]
-fn kernels_compile_with_nvrtc() {
-    common::assert_compiles_with_nvrtc("naming", &kernels::naming::all());
 }
 
 #[test]

@@ -2,15 +2,27 @@
 //! target and the oldest architecture without warnings, and a syntax error
 //! comes back as `Error::NvrtcCompile` with NVRTC's log.
 //!
-//! Without NVRTC the tests print `SKIPPED: NVRTC not found: ...` and pass,
-//! unless `GPUJIT_REQUIRE_NVRTC=1`, in which case they fail. Install NVRTC with
-//! `scripts/install-nvrtc.sh` (no GPU needed).
+//! Without NVRTC the tests are reported as ignored, with one line saying how
+//! to install it (`bash scripts/install-nvrtc.sh`, no GPU needed); with
+//! `GPUJIT_REQUIRE_NVRTC=1` (as `.ci/run` sets) they fail instead.
 
 use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
 use gpujit::Error;
 
+#[macro_use]
 mod common;
-use common::nvrtc_or_skip;
+use common::Tool;
+
+fn main() -> std::process::ExitCode {
+    let nvrtc = Some(Tool::Nvrtc);
+    common::run_tests(
+        include_str!("nvrtc_smoke.rs"),
+        cases![
+            nvrtc => compiles_shared_memory_kernel_for_target_and_oldest_arch,
+            nvrtc => syntax_error_is_nvrtc_compile_with_log,
+        ],
+    )
+}
 
 /// Block-wide sum with shared memory: one partial sum per block.
 const BLOCK_SUM: &str = r#"
@@ -32,11 +44,7 @@ extern "C" __global__ void block_sum(const float* __restrict__ input, float* __r
 }
 "#;
 
-#[test]
 fn compiles_shared_memory_kernel_for_target_and_oldest_arch() {
-    if !nvrtc_or_skip("compiles_shared_memory_kernel_for_target_and_oldest_arch") {
-        return;
-    }
     for arch in [TARGET_ARCH, OLDEST_ARCH] {
         let start = std::time::Instant::now();
         let ptx = nvrtc::compile_ptx(BLOCK_SUM, "block_sum", arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
@@ -62,11 +70,7 @@ fn compiles_shared_memory_kernel_for_target_and_oldest_arch() {
     }
 }
 
-#[test]
 fn syntax_error_is_nvrtc_compile_with_log() {
-    if !nvrtc_or_skip("syntax_error_is_nvrtc_compile_with_log") {
-        return;
-    }
     let broken = "extern \"C\" __global__ void broken(float* out) {\n    out[0] = 1.0f\n}\n";
     match nvrtc::compile_ptx(broken, "broken", TARGET_ARCH) {
         Err(Error::NvrtcCompile { kernel, log }) => {

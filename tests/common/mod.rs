@@ -1,34 +1,15 @@
-//! Shared by the integration tests: compiling kernels' CUDA C with NVRTC.
+//! Shared by the integration tests: compiling kernels' CUDA C with NVRTC, and
+//! the harness of the binaries whose tests need a tool (NVRTC, g++).
 //! (Each test binary uses part of it.)
 #![allow(dead_code)]
 
 use gpujit::__private::KernelDef;
 use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
 
-/// `true` when NVRTC can be used. Otherwise prints a loud `SKIPPED` line and
-/// returns `false`, or panics when `GPUJIT_REQUIRE_NVRTC=1` (as `.ci/run` sets).
-pub fn nvrtc_or_skip(test: &str) -> bool {
-    match nvrtc::load() {
-        Ok(()) => true,
-        Err(e) => {
-            if std::env::var("GPUJIT_REQUIRE_NVRTC").as_deref() == Ok("1") {
-                panic!("{test}: GPUJIT_REQUIRE_NVRTC=1 but NVRTC not found: {e}");
-            }
-            eprintln!("SKIPPED: NVRTC not found: {test}: {e}");
-            false
-        }
-    }
-}
-
 /// Compiles every kernel's CUDA C to PTX for compute_90 and the oldest
-/// supported architecture and panics on any error or warning.
-///
-/// Without NVRTC this prints `SKIPPED: ...` and returns, unless
-/// `GPUJIT_REQUIRE_NVRTC=1` (set by `.ci/run`): then it panics.
+/// supported architecture and panics on any error or warning. (Run it in a
+/// [`Case`] that needs [`Tool::Nvrtc`].)
 pub fn assert_compiles_with_nvrtc(test: &str, kernels: &[&KernelDef]) {
-    if !nvrtc_or_skip(test) {
-        return;
-    }
     let mut failures = Vec::new();
     for k in kernels {
         for arch in [TARGET_ARCH, OLDEST_ARCH] {
@@ -53,4 +34,145 @@ pub fn assert_compiles_with_nvrtc(test: &str, kernels: &[&KernelDef]) {
         "{test}: {} kernels compiled for {TARGET_ARCH} and {OLDEST_ARCH}",
         kernels.len()
     );
+}
+
+/// A tool some tests need and CI installs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// NVRTC (`bash scripts/install-nvrtc.sh`); `GPUJIT_REQUIRE_NVRTC=1` makes its absence a failure.
+    Nvrtc,
+    /// The host C++ compiler `g++`; `GPUJIT_REQUIRE_CXX=1` makes its absence a failure.
+    Cxx,
+    /// A release build (`cargo test --release`), for tests too slow without optimisation.
+    Release,
+}
+
+impl Tool {
+    /// `Err(one line saying what to run)` when the tool is missing.
+    fn probe(self) -> Result<(), String> {
+        match self {
+            Tool::Nvrtc => nvrtc::load().map_err(|e| {
+                let why = match e {
+                    gpujit::Error::NvrtcUnavailable { reason, .. } => reason,
+                    other => other.to_string(),
+                };
+                format!("NVRTC not found ({why}): run `bash scripts/install-nvrtc.sh` (no GPU needed)")
+            }),
+            Tool::Cxx => match std::process::Command::new("g++").arg("--version").output() {
+                Ok(out) if out.status.success() => Ok(()),
+                _ => Err("g++ not found: install it (Debian: `apt-get install g++`)".to_string()),
+            },
+            Tool::Release if cfg!(debug_assertions) => {
+                Err("too slow without optimisation: run `cargo test --release`".to_string())
+            }
+            Tool::Release => Ok(()),
+        }
+    }
+
+    /// The variable that makes the tool's absence a failure.
+    fn require_var(self) -> Option<&'static str> {
+        match self {
+            Tool::Nvrtc => Some("GPUJIT_REQUIRE_NVRTC"),
+            Tool::Cxx => Some("GPUJIT_REQUIRE_CXX"),
+            Tool::Release => None,
+        }
+    }
+
+    fn required(self) -> bool {
+        self.require_var()
+            .is_some_and(|var| std::env::var(var).as_deref() == Ok("1"))
+    }
+}
+
+/// One test of a binary that runs under [`run_tests`].
+pub struct Case {
+    /// The test's name, as `cargo test NAME` filters it.
+    pub name: &'static str,
+    /// The tool it needs, if any.
+    pub needs: Option<Tool>,
+    /// The test; it fails by panicking, as a `#[test]` does.
+    pub run: fn(),
+}
+
+/// The `main` of a test binary with `harness = false`: runs `cases` as
+/// `cargo test` runs `#[test]`s (same arguments, same summary line), but a
+/// case whose tool is missing is reported as **ignored** in that summary,
+/// with one line saying what to install. With `GPUJIT_REQUIRE_NVRTC=1` or
+/// `GPUJIT_REQUIRE_CXX=1` (as `.ci/run` sets) such a case fails instead.
+///
+/// `source` is the binary's own text (`include_str!` of its file): a
+/// `#[test]` left in it would silently never run, so it is refused.
+pub fn run_tests(source: &str, cases: Vec<Case>) -> std::process::ExitCode {
+    let stray: Vec<&str> = source.lines().filter(|l| l.trim() == "#[test]").collect();
+    assert!(
+        stray.is_empty(),
+        "this test binary has `harness = false`: list its tests in `main` as `Case`s instead of `#[test]` ({} found)",
+        stray.len()
+    );
+    let args = libtest_mimic::Arguments::from_args();
+    // Each tool is probed once; the count is of the cases it leaves ignored.
+    let mut missing: Vec<(Tool, String, usize)> = Vec::new();
+    let mut trials = Vec::new();
+    for case in cases {
+        let problem = case.needs.and_then(|tool| {
+            if !missing.iter().any(|(t, _, _)| *t == tool) {
+                match tool.probe() {
+                    Ok(()) => return None,
+                    Err(why) => missing.push((tool, why, 0)),
+                }
+            }
+            let entry = missing.iter_mut().find(|(t, _, _)| *t == tool)?;
+            entry.2 += 1;
+            Some((tool, entry.1.clone()))
+        });
+        let run = case.run;
+        let trial = match problem {
+            Some((tool, why)) if tool.required() => libtest_mimic::Trial::test(case.name, move || {
+                Err(format!("{why} ({}=1 requires it)", tool.require_var().unwrap_or_default()).into())
+            }),
+            Some(_) => libtest_mimic::Trial::test(case.name, || Ok(())).with_ignored_flag(true),
+            None => libtest_mimic::Trial::test(case.name, move || {
+                run();
+                Ok(())
+            }),
+        };
+        trials.push(trial);
+    }
+    for (tool, why, count) in &missing {
+        if !tool.required() {
+            println!("note: {count} test(s) ignored: {why}");
+        }
+    }
+    libtest_mimic::run(&args, trials).exit_code()
+}
+
+/// What a test function returns: `()` or a `Result` whose `Err` fails it.
+pub trait Outcome {
+    /// Panics (fails the test) on an error.
+    fn check(self);
+}
+
+impl Outcome for () {
+    fn check(self) {}
+}
+
+impl<E: std::fmt::Debug> Outcome for Result<(), E> {
+    fn check(self) {
+        if let Err(e) = self {
+            panic!("the test returned Err({e:?})");
+        }
+    }
+}
+
+/// `cases![None => test_a, Some(Tool::Nvrtc) => test_b]`: the [`Case`]s of
+/// test functions named by their identifiers.
+#[allow(unused_macros)]
+macro_rules! cases {
+    ($($needs:expr => $test:ident),* $(,)?) => {
+        vec![$(common::Case {
+            name: stringify!($test),
+            needs: $needs,
+            run: || common::Outcome::check($test()),
+        }),*]
+    };
 }
