@@ -15,7 +15,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use gpujit::__private::{KernelArg, KernelDef, ParamKind};
-use gpujit::scalar::{KernelScalar, ScalarValue};
+use gpujit::KernelScalar;
+use gpujit::__private::ScalarValue;
 use gpujit::{DeviceArray, DeviceScalar, ScalarType};
 
 #[path = "../examples/grayscale.rs"]

@@ -85,7 +85,8 @@ impl From<Vec<usize>> for Shape {
 }
 
 /// Host data that [`to_device`] copies: slices, `Vec`s, arrays and ndarray
-/// arrays/views of 1-3 dimensions (any memory layout).
+/// (version 0.17, re-exported as [`crate::ndarray`]) arrays, views and
+/// `ArrayRef`s of 1-3 dimensions (any memory layout).
 pub trait HostData<T: DeviceScalar> {
     /// The shape (1-3 dimensions) and the elements in C order, borrowed when
     /// they already are contiguous in C order, copied otherwise.
@@ -113,10 +114,9 @@ impl<T: DeviceScalar, const N: usize> HostData<T> for [T; N] {
     }
 }
 
-impl<T, S, D> HostData<T> for ndarray::ArrayBase<S, D>
+impl<T, D> HostData<T> for ndarray::ArrayRef<T, D>
 where
     T: DeviceScalar,
-    S: ndarray::Data<Elem = T>,
     D: ndarray::Dimension,
 {
     fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
@@ -132,6 +132,20 @@ where
             None => Cow::Owned(self.iter().copied().collect()),
         };
         Ok((shape, data))
+    }
+}
+
+/// Arrays and views (`Array`, `ArrayView`, `ArcArray`, ...) copy through
+/// their [`ndarray::ArrayRef`].
+impl<T, S, D> HostData<T> for ndarray::ArrayBase<S, D>
+where
+    T: DeviceScalar,
+    S: ndarray::Data<Elem = T>,
+    D: ndarray::Dimension,
+{
+    fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
+        let array_ref: &ndarray::ArrayRef<T, D> = self;
+        array_ref.c_order()
     }
 }
 

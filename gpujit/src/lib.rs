@@ -37,22 +37,28 @@
 //! - [`nvrtc`] finds and drives NVRTC to compile the emitted CUDA C to PTX.
 
 pub mod array;
-pub mod backend;
-pub mod cpu;
+// Machinery, not user API: reachable for generated code through `__private`
+// only (the user-facing items are re-exported below).
+mod backend;
+mod cpu;
 pub mod error;
 pub mod kernel;
-pub mod kernel_def;
+mod kernel_def;
 pub mod launch;
 pub mod nvrtc;
-pub mod scalar;
+mod scalar;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
-pub use backend::{current_backend, detect, Backend, BackendKind, Detection, DeviceBuffer};
+pub use backend::{detect, BackendKind, Detection};
 pub use cpu::Idx3;
 pub use error::{Error, Result};
 pub use gpujit_macros::gpu_kernel;
 pub use launch::{Dim3, IntoDim3, LaunchConfig};
-pub use scalar::{DeviceScalar, ScalarType};
+/// The ndarray version gpujit's [`HostData`] and
+/// [`DeviceArray::copy_to_ndarray`] work with; use it (or the same version)
+/// for the arrays you pass to [`to_device`].
+pub use ndarray;
+pub use scalar::{DeviceScalar, KernelScalar, ScalarType};
 
 /// `use gpujit::prelude::*;` brings the attribute, the array type, the launch
 /// configuration types and the kernel parameter types into scope.
@@ -63,14 +69,19 @@ pub mod prelude {
     pub use crate::{gpu_kernel, DeviceArray, Dim3, Error, LaunchConfig};
 }
 
-/// Items used by the code that `#[gpu_kernel]` generates. Not a public API.
+/// Items used by the code that `#[gpu_kernel]` generates (and by gpujit's own
+/// tests). Not a public API, but reachable from safe code, so every item here
+/// must be sound for any use: views borrow what they point into, array
+/// arguments can only be made from `DeviceArray` borrows, the backend traits
+/// are sealed.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::cpu::{CpuLaunch, SharedLayout, Thread, View};
+    pub use crate::backend::{current_backend, Backend, DeviceBuffer};
+    pub use crate::cpu::{CpuBackend, CpuLaunch, GlobalMem, IntDiv, Mem, SharedLayout, SharedMem, Space, Thread, View};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;
-    pub use crate::scalar::CudaConst;
+    pub use crate::scalar::{CudaConst, ScalarValue};
 
     /// `offset` rounded up to a multiple of `align` (a power of two): the
     /// offset of the next shared array.
@@ -92,7 +103,7 @@ pub mod __private {
     ///
     /// # Errors
     /// [`crate::Error::InvalidLaunchConfig`], [`crate::Error::BackendUnavailable`]
-    /// and whatever [`crate::Backend::launch`] returns.
+    /// and whatever [`Backend::launch`] returns.
     pub fn launch_kernel(
         kernel: &crate::kernel_def::KernelDef,
         grid: impl IntoDim3,
@@ -100,7 +111,7 @@ pub mod __private {
         args: &[crate::kernel_def::KernelArg<'_>],
     ) -> crate::Result<()> {
         let cfg = crate::LaunchConfig::new(grid, block)?;
-        crate::current_backend()?.launch(kernel, &cfg, args)
+        current_backend()?.launch(kernel, &cfg, args)
     }
 
     /// The error of a CPU entry handed the wrong number of arguments.
