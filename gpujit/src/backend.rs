@@ -21,7 +21,12 @@ use crate::error::{Error, Result};
 use crate::kernel_def::{ArgPtr, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
 
-/// The kinds of backend.
+/// The kinds of backend (see [`detect`]).
+///
+/// ```
+/// let kind = gpujit::detect().kind;
+/// println!("kernels run on the {kind} backend"); // "CPU" or "CUDA"
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BackendKind {
     /// Native Rust on all CPU cores (rayon), with CUDA's block/thread semantics.

@@ -32,8 +32,10 @@
 //!   and the module `saxpy` with `launch`, `cuda_source` and `KERNEL`.
 //! - [`DeviceArray`] holds 1-3-D arrays on the current backend ([`to_device`],
 //!   [`device_array`], [`zeros`], [`DeviceArray::copy_to_host`]).
-//! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits.
+//! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits;
+//!   [`launch::blocks_for`] computes how many blocks cover `n` elements.
 //! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`).
+//! - [`ndarray`] is the ndarray release gpujit works with (0.17), re-exported.
 //! - [`nvrtc`] finds and drives NVRTC to compile the emitted CUDA C to PTX.
 
 pub mod array;
@@ -52,6 +54,43 @@ pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::{detect, BackendKind, Detection};
 pub use cpu::Idx3;
 pub use error::{Error, Result};
+/// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
+///
+/// The function (the kernel language is described in [`kernel`]) is
+/// translated to CUDA C and to native Rust for the CPU backend. Next to it
+/// the attribute generates:
+/// - the launch macro `name![grid, block](args...)`, Numba's
+///   `name[grid, block](args...)`, returning [`Result<()>`](Result): `grid`
+///   (blocks) and `block` (threads per block) are an integer, a 2- or 3-tuple
+///   or a [`Dim3`]; arrays are passed as `&DeviceArray` (read) or
+///   `&mut DeviceArray` (written), scalars by value;
+/// - a module `name` with `launch(grid, block, args...)` (the same as a
+///   function), `cuda_source()` (the CUDA C) and `KERNEL`.
+///
+/// A construct the translator does not support is a compile error at its
+/// span, with a `help:` line.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn scale(v: &mut [f64], factor: f64) {
+///     let i = grid(1);
+///     if i < v.len() {
+///         v[i] *= factor;
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let mut v = gpujit::to_device(&[1.0, 2.0, 3.0])?;
+/// scale![1, 32](&mut v, 10.0)?;            // the launch macro
+/// scale::launch(1, 32, &mut v, 0.5)?;      // the same, as a function
+/// assert_eq!(v.copy_to_host()?, [5.0, 10.0, 15.0]);
+/// assert!(scale::cuda_source().contains("__global__"));
+/// # Ok(())
+/// # }
+/// ```
+#[doc(inline)]
 pub use gpujit_macros::gpu_kernel;
 pub use launch::{Dim3, IntoDim3, LaunchConfig};
 /// The ndarray version gpujit's [`HostData`] and
@@ -62,6 +101,28 @@ pub use scalar::{DeviceScalar, KernelScalar, ScalarType};
 
 /// `use gpujit::prelude::*;` brings the attribute, the array type, the launch
 /// configuration types and the kernel parameter types into scope.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn copy_2d(src: ArrayView2<i32>, dst: ArrayViewMut2<i32>) {
+///     let (x, y) = grid(2);
+///     let (rows, cols) = dst.dim();
+///     if y < rows && x < cols {
+///         dst[[y, x]] = src[[y, x]];
+///     }
+/// }
+///
+/// # fn main() -> Result<(), Error> {
+/// let src: DeviceArray<i32> = gpujit::to_device(&gpujit::ndarray::array![[1, 2], [3, 4]])?;
+/// let mut dst = gpujit::zeros::<i32>((2, 2))?;
+/// let cfg = LaunchConfig::new(1, Dim3::new(2, 2, 1))?;
+/// copy_2d![cfg.grid, cfg.block](&src, &mut dst)?;
+/// assert_eq!(dst.copy_to_host()?, [1, 2, 3, 4]);
+/// # Ok(())
+/// # }
+/// ```
 pub mod prelude {
     // The intrinsics (`grid`, `syncthreads`, ...) need no import: the macro
     // translates them. Only the parameter types are here, for readers.

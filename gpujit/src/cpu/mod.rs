@@ -16,7 +16,14 @@ mod view;
 pub use exec::{CpuBackend, CpuLaunch, SharedLayout, Thread};
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 
-/// A `threadIdx`/`blockIdx`/`blockDim`/`gridDim` value with 64-bit components.
+/// A `threadIdx`/`blockIdx`/`blockDim`/`gridDim` value with `usize`
+/// components: what [`thread_idx`](crate::kernel::thread_idx) and its
+/// siblings return in a kernel (see there for an example).
+///
+/// ```
+/// let i = gpujit::Idx3 { x: 3, y: 1, z: 0 };
+/// assert_eq!((i.x, i.y, i.z), (3, 1, 0));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Idx3 {
     /// `.x`, fastest-varying.
