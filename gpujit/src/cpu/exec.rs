@@ -80,9 +80,12 @@ impl<'a> CpuLaunch<'a> {
     ///   integer division by zero, a panic in the body): the first fault (lowest
     ///   block, then lowest thread of that block) with its coordinates, and the
     ///   number of faults. The other threads still ran to completion.
-    /// - [`Error::InvalidLaunchConfig`] if `shared` exceeds the CUDA limit of
-    ///   48 KiB per block, or `GPUJIT_CPU_STACK_BYTES` is not a number.
+    /// - [`Error::InvalidLaunchConfig`] if the configuration breaks a CUDA
+    ///   limit (`LaunchConfig`'s fields are public, so it may not have been
+    ///   validated), `shared` exceeds the CUDA limit of 48 KiB per block, or
+    ///   `GPUJIT_CPU_STACK_BYTES` is not a number.
     pub fn run<F: Fn(&Thread<'_>) + Sync>(&self, shared: SharedLayout, uses_barrier: bool, body: &F) -> Result<()> {
+        self.cfg.validate()?;
         if shared.bytes > MAX_SHARED_BYTES {
             return Err(Error::InvalidLaunchConfig(format!(
                 "kernel `{}` uses {} bytes of shared memory per block, more than the CUDA limit of {MAX_SHARED_BYTES} bytes; use smaller shared arrays",
@@ -1113,6 +1116,23 @@ mod tests {
             &|_| {},
         );
         assert!(matches!(err, Err(Error::InvalidLaunchConfig(_))));
+    }
+
+    #[test]
+    fn run_validates_a_hand_made_config() {
+        let k = kernel("unvalidated", &[], |_, _| Ok(()), true);
+        let huge = LaunchConfig {
+            grid: crate::Dim3::new(1, 1, 1),
+            block: crate::Dim3::new(1 << 20, 1 << 10, 1),
+        };
+        let ran = AtomicUsize::new(0);
+        let err = CpuLaunch::new(&k, huge)
+            .run(SharedLayout::default(), true, &|_| {
+                ran.fetch_add(1, Ordering::Relaxed);
+            })
+            .unwrap_err();
+        assert!(matches!(err, Error::InvalidLaunchConfig(_)), "{err}");
+        assert_eq!(ran.load(Ordering::Relaxed), 0);
     }
 
     #[test]
