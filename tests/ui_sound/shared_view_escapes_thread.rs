@@ -2,13 +2,17 @@
 // is reused by the next block (and freed with the pool).
 use std::sync::Mutex;
 
-use gpujit::__private::{CpuLaunch, KernelArg, KernelDef, SharedLayout, View};
+use gpujit::__private::{CpuLaunch, KernelArg, KernelDef, SharedLayout};
 
 fn entry(l: &CpuLaunch<'_>, _args: &[KernelArg<'_>]) -> gpujit::Result<()> {
-    let slot: Mutex<Option<View<'_, u32, gpujit::__private::SharedMem>>> = Mutex::new(None);
+    let slot = Mutex::new(None);
     l.run(SharedLayout { bytes: 16, align: 4 }, false, &|t| {
         *slot.lock().unwrap() = Some(t.shared::<u32>(0, &[4], "s"));
-    })
+    })?;
+    // Used after the launch: the block's buffer is gone or reused.
+    let escaped = slot.into_inner().unwrap();
+    println!("{escaped:?}");
+    Ok(())
 }
 
 static K: KernelDef = KernelDef {
