@@ -7,3 +7,11 @@ fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
 }
+
+/// Compile-fail tests of the runtime's soundness: what safe code must not be
+/// able to do with the items generated code uses (`gpujit::__private`).
+#[test]
+fn soundness() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui_sound/*.rs");
+}

@@ -14,8 +14,9 @@ use std::ffi::c_void;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use gpujit::__private::ScalarValue;
 use gpujit::__private::{KernelArg, KernelDef, ParamKind};
-use gpujit::scalar::{KernelScalar, ScalarValue};
+use gpujit::KernelScalar;
 use gpujit::{DeviceArray, DeviceScalar, ScalarType};
 
 #[path = "../examples/grayscale.rs"]

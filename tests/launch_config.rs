@@ -216,7 +216,7 @@ fn wrong_argument_count_through_the_backend() {
     use gpujit::__private::KernelArg;
     let mut out = zeros::<u32>(4).unwrap();
     let cfg = LaunchConfig::new(1, 4).unwrap();
-    let backend = gpujit::current_backend().unwrap();
+    let backend = gpujit::__private::current_backend().unwrap();
     let r = backend.launch(&mark::KERNEL, &cfg, &[]);
     assert!(matches!(r, Err(Error::ArgumentMismatch { .. })), "{r:?}");
     let r = backend.launch(&mark::KERNEL, &cfg, &[KernelArg::scalar(3u32)]);

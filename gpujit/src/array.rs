@@ -17,6 +17,14 @@ use crate::scalar::DeviceScalar;
 /// dimensions, a size in bytes that fits `usize`) is checked where the shape
 /// is used, which returns [`Error::InvalidShape`] otherwise. Zero-length
 /// dimensions are allowed.
+///
+/// ```
+/// use gpujit::Shape;
+///
+/// assert_eq!(Shape::from((2, 3)).dims(), &[2, 3]);
+/// assert_eq!(Shape::from(7).size_of::<f32>().unwrap(), (7, 28));
+/// assert!(Shape::from([1, 1, 1, 1]).size_of::<f32>().is_err()); // 4-D
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Shape(Vec<usize>);
 
@@ -85,7 +93,17 @@ impl From<Vec<usize>> for Shape {
 }
 
 /// Host data that [`to_device`] copies: slices, `Vec`s, arrays and ndarray
-/// arrays/views of 1-3 dimensions (any memory layout).
+/// (version 0.17, re-exported as [`crate::ndarray`]) arrays, views and
+/// `ArrayRef`s of 1-3 dimensions (any memory layout).
+///
+/// ```
+/// use gpujit::HostData;
+///
+/// let m = gpujit::ndarray::array![[1u32, 2], [3, 4]];
+/// let t = m.t();
+/// let (shape, elems) = t.c_order().unwrap(); // a transposed view is copied
+/// assert_eq!((shape, &*elems), (vec![2, 2], &[1, 3, 2, 4][..]));
+/// ```
 pub trait HostData<T: DeviceScalar> {
     /// The shape (1-3 dimensions) and the elements in C order, borrowed when
     /// they already are contiguous in C order, copied otherwise.
@@ -113,10 +131,9 @@ impl<T: DeviceScalar, const N: usize> HostData<T> for [T; N] {
     }
 }
 
-impl<T, S, D> HostData<T> for ndarray::ArrayBase<S, D>
+impl<T, D> HostData<T> for ndarray::ArrayRef<T, D>
 where
     T: DeviceScalar,
-    S: ndarray::Data<Elem = T>,
     D: ndarray::Dimension,
 {
     fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
@@ -132,6 +149,20 @@ where
             None => Cow::Owned(self.iter().copied().collect()),
         };
         Ok((shape, data))
+    }
+}
+
+/// Arrays and views (`Array`, `ArrayView`, `ArcArray`, ...) copy through
+/// their [`ndarray::ArrayRef`].
+impl<T, S, D> HostData<T> for ndarray::ArrayBase<S, D>
+where
+    T: DeviceScalar,
+    S: ndarray::Data<Elem = T>,
+    D: ndarray::Dimension,
+{
+    fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
+        let array_ref: &ndarray::ArrayRef<T, D> = self;
+        array_ref.c_order()
     }
 }
 
@@ -153,7 +184,27 @@ fn as_bytes_mut<T: DeviceScalar>(data: &mut [T]) -> &mut [u8] {
 /// An array of `T` on the current backend (host memory on the CPU backend,
 /// GPU memory on CUDA): 1-3 dimensions, C order, like Numba's `DeviceNDArray`.
 ///
-/// Pass it to a kernel as `&array` (read) or `&mut array` (written).
+/// Pass it to a kernel as `&array` (read) or `&mut array` (written); the
+/// borrow checker then guarantees that a written array is not also read or
+/// written by anyone else during the launch. Each `DeviceArray` owns its
+/// memory (no two arrays share elements; [`reshape`](DeviceArray::reshape)
+/// consumes the array).
+///
+/// ```
+/// use gpujit::DeviceArray;
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let mut a: DeviceArray<u32> = gpujit::zeros((2, 3))?;
+/// assert_eq!((a.shape(), a.ndim(), a.len(), a.size_bytes()), (&[2, 3][..], 2, 6, 24));
+/// a.copy_from_host(&[1, 2, 3, 4, 5, 6])?;
+/// let a = a.reshape(6)?; // same elements, C order
+/// assert_eq!(a.copy_to_host()?, [1, 2, 3, 4, 5, 6]);
+/// let m = gpujit::to_device(&gpujit::ndarray::array![[1.5f32, 2.5], [3.5, 4.5]])?;
+/// let back: gpujit::ndarray::Array2<f32> = m.copy_to_ndarray()?;
+/// assert_eq!(back[[1, 0]], 3.5);
+/// # Ok(())
+/// # }
+/// ```
 pub struct DeviceArray<T: DeviceScalar> {
     shape: Vec<usize>,
     buf: Box<dyn DeviceBuffer>,
@@ -167,6 +218,15 @@ pub struct DeviceArray<T: DeviceScalar> {
 /// # Errors
 /// [`Error::InvalidShape`] for ndarray data of 0 or more than 3 dimensions;
 /// [`Error::BackendUnavailable`] if no backend can run; allocation errors.
+///
+/// ```
+/// # fn main() -> gpujit::Result<()> {
+/// let v = gpujit::to_device(&vec![1.0f32, 2.0, 3.0])?; // shape [3]
+/// let m = gpujit::to_device(&gpujit::ndarray::Array2::<u8>::zeros((4, 5)))?;
+/// assert_eq!((v.shape(), m.shape()), (&[3][..], &[4, 5][..]));
+/// # Ok(())
+/// # }
+/// ```
 pub fn to_device<T: DeviceScalar, H: HostData<T> + ?Sized>(host: &H) -> Result<DeviceArray<T>> {
     DeviceArray::to_device(host)
 }
@@ -177,6 +237,14 @@ pub fn to_device<T: DeviceScalar, H: HostData<T> + ?Sized>(host: &H) -> Result<D
 /// # Errors
 /// [`Error::InvalidShape`] (see [`Shape`]); [`Error::BackendUnavailable`];
 /// allocation errors.
+///
+/// ```
+/// # fn main() -> gpujit::Result<()> {
+/// let img = gpujit::device_array::<u8>((480, 640))?;
+/// assert_eq!(img.copy_to_host()?, vec![0u8; 480 * 640]);
+/// # Ok(())
+/// # }
+/// ```
 pub fn device_array<T: DeviceScalar>(shape: impl Into<Shape>) -> Result<DeviceArray<T>> {
     DeviceArray::device_array(shape)
 }
@@ -186,6 +254,14 @@ pub fn device_array<T: DeviceScalar>(shape: impl Into<Shape>) -> Result<DeviceAr
 ///
 /// # Errors
 /// As [`device_array`].
+///
+/// ```
+/// # fn main() -> gpujit::Result<()> {
+/// let t = gpujit::zeros::<f64>([2, 3, 4])?;
+/// assert_eq!(t.len(), 24);
+/// # Ok(())
+/// # }
+/// ```
 pub fn zeros<T: DeviceScalar>(shape: impl Into<Shape>) -> Result<DeviceArray<T>> {
     DeviceArray::zeros(shape)
 }

@@ -21,7 +21,12 @@ use crate::error::{Error, Result};
 use crate::kernel_def::{ArgPtr, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
 
-/// The kinds of backend.
+/// The kinds of backend (see [`detect`]).
+///
+/// ```
+/// let kind = gpujit::detect().kind;
+/// println!("kernels run on the {kind} backend"); // "CPU" or "CUDA"
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BackendKind {
     /// Native Rust on all CPU cores (rayon), with CUDA's block/thread semantics.
@@ -40,8 +45,17 @@ impl fmt::Display for BackendKind {
     }
 }
 
-/// A place where kernels run and arrays live.
-pub trait Backend: Send + Sync + fmt::Debug {
+/// Only gpujit's own backends and buffers implement [`Backend`] and
+/// [`DeviceBuffer`]: the launch code trusts their pointers and sizes.
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::cpu::CpuBackend {}
+    impl Sealed for super::HostBuffer {}
+}
+
+/// A place where kernels run and arrays live. Sealed; not a user API (generated
+/// code reaches it through `gpujit::__private`).
+pub trait Backend: Send + Sync + fmt::Debug + sealed::Sealed {
     /// Which kind of backend this is.
     fn kind(&self) -> BackendKind;
 
@@ -72,7 +86,9 @@ pub trait Backend: Send + Sync + fmt::Debug {
 }
 
 /// Memory owned by a backend: the storage of a [`DeviceArray`](crate::DeviceArray).
-pub trait DeviceBuffer: Send + Sync + fmt::Debug {
+/// Sealed; each buffer is owned by exactly one `DeviceArray` (never shared or
+/// cloned), which the CPU backend's soundness relies on.
+pub trait DeviceBuffer: Send + Sync + fmt::Debug + sealed::Sealed {
     /// The backend that owns the memory.
     fn backend(&self) -> BackendKind;
 
@@ -108,7 +124,7 @@ fn check_range(offset: usize, len: usize, byte_len: usize, what: &str) -> Result
 }
 
 /// Zero-filled host memory aligned to 16 bytes: the buffer of the CPU backend.
-pub struct HostBuffer {
+pub(crate) struct HostBuffer {
     /// Start of the allocation (dangling, but aligned, when `bytes == 0`).
     ptr: std::ptr::NonNull<u8>,
     bytes: usize,
@@ -203,7 +219,7 @@ impl DeviceBuffer for HostBuffer {
 
 /// The value of `GPUJIT_BACKEND`, parsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Requested {
+pub(crate) enum Requested {
     /// `auto`, empty or unset: CUDA when it can run, else the CPU.
     Auto,
     /// `cpu`.
@@ -243,7 +259,13 @@ impl Requested {
     }
 }
 
-/// Which backend gpujit chose, what was asked for, and why.
+/// Which backend gpujit chose, what was asked for, and why: the result of
+/// [`detect`]. Its `Display` is one line for logs.
+///
+/// ```
+/// let d = gpujit::detect();
+/// println!("kind {}, GPUJIT_BACKEND={}, because {}", d.kind, d.requested, d.reason);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Detection {
     /// The backend selected (for `GPUJIT_BACKEND=cuda` this is CUDA even when it
@@ -320,7 +342,7 @@ impl Detection {
     /// [`Error::BackendUnavailable`] with the reason and the advice to set
     /// `GPUJIT_BACKEND=cpu`, if the requested backend cannot run or the
     /// value of `GPUJIT_BACKEND` is invalid.
-    pub fn backend(&self) -> Result<&'static dyn Backend> {
+    pub(crate) fn backend(&self) -> Result<&'static dyn Backend> {
         match self.outcome {
             Outcome::Cpu => Ok(&CPU_BACKEND),
             Outcome::Unavailable => Err(Error::BackendUnavailable {
@@ -358,9 +380,31 @@ fn cuda_driver_present() -> bool {
     std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() }).unwrap_or(false)
 }
 
-/// Reads `GPUJIT_BACKEND` and decides which backend to use (probing for the
-/// CUDA driver when CUDA is a candidate). Not cached; [`current_backend`] caches
-/// its own result.
+/// Reads the environment variable `GPUJIT_BACKEND` and says which backend
+/// gpujit would use and why (probing for the CUDA driver when CUDA is a
+/// candidate), like checking Numba's `NUMBA_ENABLE_CUDASIM`:
+///
+/// | value | backend |
+/// |---|---|
+/// | `auto` (default, also when unset or empty) | CUDA if it can run here, else the CPU |
+/// | `cpu` | the CPU backend: every core, CUDA semantics |
+/// | `cuda` | CUDA, or an error if it cannot run |
+///
+/// This build has no CUDA backend yet: `auto` always selects the CPU and says
+/// why; with `cuda`, allocations and launches fail with
+/// [`Error::BackendUnavailable`] advising `GPUJIT_BACKEND=cpu`.
+///
+/// Not cached: arrays and launches use the backend detected at their first
+/// use in the process. Never fails; an invalid value is reported in the
+/// returned [`Detection`] (and makes allocations fail).
+///
+/// ```
+/// let d = gpujit::detect();
+/// println!("{d}"); // e.g. "CPU backend (GPUJIT_BACKEND=auto: no CUDA driver (libcuda.so) was found)"
+/// if d.kind == gpujit::BackendKind::Cpu {
+///     assert!(!d.reason.is_empty());
+/// }
+/// ```
 pub fn detect() -> Detection {
     let value = std::env::var("GPUJIT_BACKEND").map_err(|e| match e {
         std::env::VarError::NotPresent => None,
@@ -376,12 +420,12 @@ pub fn detect() -> Detection {
 static DETECTION: OnceLock<Detection> = OnceLock::new();
 
 /// The detection [`current_backend`] uses: [`detect`], run once per process.
-pub fn current_detection() -> &'static Detection {
+pub(crate) fn current_detection() -> &'static Detection {
     DETECTION.get_or_init(detect)
 }
 
 /// The backend that arrays are allocated on and kernels run on, chosen once per
-/// process (see the [module docs](self)).
+/// process (see [`detect`]).
 ///
 /// # Errors
 /// [`Error::BackendUnavailable`] if `GPUJIT_BACKEND` is invalid, or asks for a

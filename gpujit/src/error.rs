@@ -3,9 +3,42 @@
 use std::path::PathBuf;
 
 /// `Result<T, gpujit::Error>`.
+///
+/// ```
+/// fn upload(v: &[f32]) -> gpujit::Result<gpujit::DeviceArray<f32>> {
+///     gpujit::to_device(v)
+/// }
+/// assert_eq!(upload(&[1.0]).unwrap().len(), 1);
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Every failure gpujit reports. Each message says what was wrong and what to do.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn read_past_end(a: &[f32], out: &mut [f32]) {
+///     let i = grid(1);
+///     out[i] = a[i + 1]; // thread 3 reads a[4]: out of bounds
+/// }
+///
+/// let a = gpujit::to_device(&[1.0f32; 4]).unwrap();
+/// let mut out = gpujit::zeros::<f32>(4).unwrap();
+/// let err = read_past_end![1, 4](&a, &mut out).unwrap_err();
+/// match &err {
+///     Error::KernelFault { thread, message, .. } => {
+///         assert_eq!(*thread, [3, 0, 0]);
+///         assert!(message.contains("out of bounds"));
+///     }
+///     other => panic!("unexpected error: {other}"),
+/// }
+/// println!("{err}"); // kernel `read_past_end` faulted in block (0, 0, 0) thread (3, 0, 0): ...
+///
+/// // A bad launch configuration is an error, not a panic.
+/// let err = read_past_end![1, 2048](&a, &mut out).unwrap_err();
+/// assert!(matches!(err, Error::InvalidLaunchConfig(_)));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -128,7 +128,37 @@ pub mod typecheck {
         }
     }
 
-    /// Global index of the thread: `grid(1)`. The macro rewrites `grid(N)` to `gridN()`.
+    /// The thread's global index, Numba's `cuda.grid(ndim)`; `ndim` must be the
+    /// literal `1`, `2` or `3`, and the type depends on it:
+    ///
+    /// | call | value | type |
+    /// |---|---|---|
+    /// | `grid(1)` | `blockIdx.x * blockDim.x + threadIdx.x` | `usize` |
+    /// | `grid(2)` | `(x, y)`, each computed as above | `(usize, usize)` |
+    /// | `grid(3)` | `(x, y, z)` | `(usize, usize, usize)` |
+    ///
+    /// (The signature shown is for `grid(1)`: the macro rewrites `grid(N)` to
+    /// a function of the right type. Only kernels may call it.)
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn index_2d(out: ArrayViewMut2<u32>) {
+    ///     let (x, y) = grid(2); // x along columns (fastest), y along rows
+    ///     let (rows, cols) = out.dim();
+    ///     if y < rows && x < cols {
+    ///         out[[y, x]] = (y * 100 + x) as u32;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>((3, 4))?;
+    /// index_2d![(1, 1), (4, 3)](&mut out)?;
+    /// assert_eq!(out.copy_to_host()?[1 * 4 + 2], 102);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn grid(_ndim: usize) -> usize {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
@@ -141,7 +171,31 @@ pub mod typecheck {
     pub fn grid3() -> (usize, usize, usize) {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
-    /// Total threads in the grid: `gridsize(1)`.
+    /// Threads in the grid, Numba's `cuda.gridsize(ndim)`; `ndim` must be the
+    /// literal `1`, `2` or `3`: `gridsize(1)` is `gridDim.x * blockDim.x`
+    /// (`usize`), `gridsize(2)` the `(x, y)` pair (`(usize, usize)`),
+    /// `gridsize(3)` the `(x, y, z)` triple. The step of a grid-stride loop.
+    /// (The signature shown is for `gridsize(1)`.)
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn fill(out: &mut [f32], v: f32) {
+    ///     let mut i = grid(1);
+    ///     while i < out.len() {
+    ///         out[i] = v;
+    ///         i += gridsize(1);
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<f32>(1000)?;
+    /// fill![2, 64](&mut out, 1.5)?; // 128 threads cover 1000 elements
+    /// assert!(out.copy_to_host()?.iter().all(|&x| x == 1.5));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn gridsize(_ndim: usize) -> usize {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
@@ -155,7 +209,28 @@ pub mod typecheck {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
 
-    /// `threadIdx`.
+    /// `threadIdx`: the thread's index in its block, with `usize` fields
+    /// `.x .y .z` (Numba's `cuda.threadIdx`). `block_idx()`, `block_dim()`
+    /// and `grid_dim()` are alike.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn ids(out: &mut [u32]) {
+    ///     let i = block_idx().x * block_dim().x + thread_idx().x;
+    ///     if i < out.len() {
+    ///         out[i] = (grid_dim().x * 1000 + thread_idx().x) as u32;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(8)?;
+    /// ids![2, 4](&mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [2000, 2001, 2002, 2003, 2000, 2001, 2002, 2003]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn thread_idx() -> Idx3 {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
@@ -171,11 +246,39 @@ pub mod typecheck {
     pub fn grid_dim() -> Idx3 {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
-    /// A `__shared__` array of type `A` (`[T; N]`, `[[T; N]; M]` or `[[[T; N]; M]; L]`).
+    /// A `__shared__` array of type `A` (`[T; N]`, `[[T; N]; M]` or
+    /// `[[[T; N]; M]; L]`, sizes compile-time constants), shared by the
+    /// threads of a block and zeroed at the block's start (Numba's
+    /// `cuda.shared.array`). Use [`syncthreads`] between writes and reads of
+    /// other threads.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// Reverses each block of 32 elements.
+    /// #[gpu_kernel]
+    /// fn reverse_blocks(a: &mut [f32]) {
+    ///     let tile = shared_array::<[f32; 32]>();
+    ///     let t = thread_idx().x;
+    ///     let i = grid(1);
+    ///     tile[t] = a[i];
+    ///     syncthreads();
+    ///     a[i] = tile[31 - t];
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut a = gpujit::to_device(&(0..64).map(|i| i as f32).collect::<Vec<_>>())?;
+    /// reverse_blocks![2, 32](&mut a)?;
+    /// let host = a.copy_to_host()?;
+    /// assert_eq!((host[0], host[31], host[32]), (31.0, 0.0, 63.0));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn shared_array<A>() -> &'static mut A {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
-    /// `__syncthreads()`.
+    /// `__syncthreads()` (Numba's `cuda.syncthreads()`): waits until every
+    /// thread of the block has reached it. See [`shared_array`] for an example.
     pub fn syncthreads() {
         unreachable!("{}", ONLY_IN_KERNELS)
     }

@@ -4,6 +4,11 @@
 use crate::error::{Error, Result};
 
 /// A grid or block size in threads (block) or blocks (grid), as CUDA's `dim3`.
+///
+/// ```
+/// let block = gpujit::Dim3::new(16, 16, 1);
+/// assert_eq!(block.volume(), 256);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dim3 {
     /// Extent along x (the fastest-varying index).
@@ -29,12 +34,28 @@ impl Dim3 {
 /// `i32`, ...), a 2- or 3-tuple of integers, or a [`Dim3`]. Missing dimensions
 /// are 1. A value that does not fit in `u32` (or is negative) is an
 /// [`Error::InvalidLaunchConfig`].
+///
+/// ```
+/// use gpujit::{Dim3, IntoDim3};
+///
+/// assert_eq!(256usize.into_dim3("block").unwrap(), Dim3::new(256, 1, 1));
+/// assert_eq!((4, 2).into_dim3("grid").unwrap(), Dim3::new(4, 2, 1));
+/// assert!((-1i32).into_dim3("grid").is_err());
+/// ```
 pub trait IntoDim3 {
     /// Converts, naming `what` ("grid" or "block") in the error.
     fn into_dim3(self, what: &str) -> Result<Dim3>;
 }
 
-/// One integer component of a grid or block size.
+/// One integer component of a grid or block size: `u8` to `u64`, `usize`,
+/// `i8` to `i64`, `isize`.
+///
+/// ```
+/// use gpujit::launch::DimComponent;
+///
+/// assert_eq!(7i64.to_u32("grid.x").unwrap(), 7);
+/// assert!(u64::MAX.to_u32("grid.x").is_err());
+/// ```
 pub trait DimComponent: Copy {
     /// The value as `u32`, or an error naming `what` (e.g. "grid.x").
     fn to_u32(self, what: &str) -> Result<u32>;
@@ -91,6 +112,12 @@ impl<A: DimComponent, B: DimComponent, C: DimComponent> IntoDim3 for (A, B, C) {
 }
 
 /// Most threads in one block (`CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`).
+///
+/// ```
+/// # use gpujit::launch::{MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK};
+/// assert!(gpujit::LaunchConfig::new(1, MAX_THREADS_PER_BLOCK).is_ok());
+/// assert!(gpujit::LaunchConfig::new(MAX_GRID_DIM[0], MAX_BLOCK_DIM[0]).is_ok());
+/// ```
 pub const MAX_THREADS_PER_BLOCK: u64 = 1024;
 /// Largest block size per dimension (`MAX_BLOCK_DIM_X/Y/Z`).
 pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
@@ -101,6 +128,14 @@ pub const MAX_GRID_DIM: [u32; 3] = [2_147_483_647, 65_535, 65_535];
 ///
 /// Mirrors the `[griddim, blockdim]` of Numba's `kernel[griddim, blockdim](...)`
 /// and the `gridDim`/`blockDim` of `cuLaunchKernel`.
+///
+/// ```
+/// use gpujit::LaunchConfig;
+///
+/// let cfg = LaunchConfig::new((8, 4), (32, 8)).unwrap();
+/// assert_eq!((cfg.blocks(), cfg.threads_per_block()), (32, 256));
+/// assert!(LaunchConfig::new(1, 2048).is_err()); // more than 1024 threads per block
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaunchConfig {
     /// Blocks in the grid (`gridDim`).
@@ -166,6 +201,14 @@ impl LaunchConfig {
 /// Blocks needed to cover `n` elements with `threads_per_block` threads each
 /// (`ceil(n / threads_per_block)`), the usual `(n + tpb - 1) / tpb`.
 /// Returns 0 when `threads_per_block` is 0 (the launch then reports the error).
+///
+/// ```
+/// use gpujit::launch::blocks_for;
+///
+/// assert_eq!(blocks_for(1000, 256), 4); // Numba: (n + tpb - 1) // tpb
+/// assert_eq!(blocks_for(1024, 256), 4);
+/// assert_eq!(blocks_for(0, 256), 0);
+/// ```
 pub fn blocks_for(n: usize, threads_per_block: usize) -> usize {
     if threads_per_block == 0 {
         0

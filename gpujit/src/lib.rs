@@ -32,30 +32,97 @@
 //!   and the module `saxpy` with `launch`, `cuda_source` and `KERNEL`.
 //! - [`DeviceArray`] holds 1-3-D arrays on the current backend ([`to_device`],
 //!   [`device_array`], [`zeros`], [`DeviceArray::copy_to_host`]).
-//! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits.
+//! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits;
+//!   [`launch::blocks_for`] computes how many blocks cover `n` elements.
 //! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`).
+//! - [`ndarray`] is the ndarray release gpujit works with (0.17), re-exported.
 //! - [`nvrtc`] finds and drives NVRTC to compile the emitted CUDA C to PTX.
 
 pub mod array;
-pub mod backend;
-pub mod cpu;
+// Machinery, not user API: reachable for generated code through `__private`
+// only (the user-facing items are re-exported below).
+mod backend;
+mod cpu;
 pub mod error;
 pub mod kernel;
-pub mod kernel_def;
+mod kernel_def;
 pub mod launch;
 pub mod nvrtc;
-pub mod scalar;
+mod scalar;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
-pub use backend::{current_backend, detect, Backend, BackendKind, Detection, DeviceBuffer};
+pub use backend::{detect, BackendKind, Detection};
 pub use cpu::Idx3;
 pub use error::{Error, Result};
+/// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
+///
+/// The function (the kernel language is described in [`kernel`]) is
+/// translated to CUDA C and to native Rust for the CPU backend. Next to it
+/// the attribute generates:
+/// - the launch macro `name![grid, block](args...)`, Numba's
+///   `name[grid, block](args...)`, returning [`Result<()>`](Result): `grid`
+///   (blocks) and `block` (threads per block) are an integer, a 2- or 3-tuple
+///   or a [`Dim3`]; arrays are passed as `&DeviceArray` (read) or
+///   `&mut DeviceArray` (written), scalars by value;
+/// - a module `name` with `launch(grid, block, args...)` (the same as a
+///   function), `cuda_source()` (the CUDA C) and `KERNEL`.
+///
+/// A construct the translator does not support is a compile error at its
+/// span, with a `help:` line.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn scale(v: &mut [f64], factor: f64) {
+///     let i = grid(1);
+///     if i < v.len() {
+///         v[i] *= factor;
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let mut v = gpujit::to_device(&[1.0, 2.0, 3.0])?;
+/// scale![1, 32](&mut v, 10.0)?;            // the launch macro
+/// scale::launch(1, 32, &mut v, 0.5)?;      // the same, as a function
+/// assert_eq!(v.copy_to_host()?, [5.0, 10.0, 15.0]);
+/// assert!(scale::cuda_source().contains("__global__"));
+/// # Ok(())
+/// # }
+/// ```
+#[doc(inline)]
 pub use gpujit_macros::gpu_kernel;
 pub use launch::{Dim3, IntoDim3, LaunchConfig};
-pub use scalar::{DeviceScalar, ScalarType};
+/// The ndarray version gpujit's [`HostData`] and
+/// [`DeviceArray::copy_to_ndarray`] work with; use it (or the same version)
+/// for the arrays you pass to [`to_device`].
+pub use ndarray;
+pub use scalar::{DeviceScalar, KernelScalar, ScalarType};
 
 /// `use gpujit::prelude::*;` brings the attribute, the array type, the launch
 /// configuration types and the kernel parameter types into scope.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn copy_2d(src: ArrayView2<i32>, dst: ArrayViewMut2<i32>) {
+///     let (x, y) = grid(2);
+///     let (rows, cols) = dst.dim();
+///     if y < rows && x < cols {
+///         dst[[y, x]] = src[[y, x]];
+///     }
+/// }
+///
+/// # fn main() -> Result<(), Error> {
+/// let src: DeviceArray<i32> = gpujit::to_device(&gpujit::ndarray::array![[1, 2], [3, 4]])?;
+/// let mut dst = gpujit::zeros::<i32>((2, 2))?;
+/// let cfg = LaunchConfig::new(1, Dim3::new(2, 2, 1))?;
+/// copy_2d![cfg.grid, cfg.block](&src, &mut dst)?;
+/// assert_eq!(dst.copy_to_host()?, [1, 2, 3, 4]);
+/// # Ok(())
+/// # }
+/// ```
 pub mod prelude {
     // The intrinsics (`grid`, `syncthreads`, ...) need no import: the macro
     // translates them. Only the parameter types are here, for readers.
@@ -63,14 +130,19 @@ pub mod prelude {
     pub use crate::{gpu_kernel, DeviceArray, Dim3, Error, LaunchConfig};
 }
 
-/// Items used by the code that `#[gpu_kernel]` generates. Not a public API.
+/// Items used by the code that `#[gpu_kernel]` generates (and by gpujit's own
+/// tests). Not a public API, but reachable from safe code, so every item here
+/// must be sound for any use: views borrow what they point into, array
+/// arguments can only be made from `DeviceArray` borrows, the backend traits
+/// are sealed.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::cpu::{CpuLaunch, SharedLayout, Thread, View};
+    pub use crate::backend::{current_backend, Backend, DeviceBuffer};
+    pub use crate::cpu::{CpuBackend, CpuLaunch, GlobalMem, IntDiv, Mem, SharedLayout, SharedMem, Space, Thread, View};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;
-    pub use crate::scalar::CudaConst;
+    pub use crate::scalar::{CudaConst, ScalarValue};
 
     /// `offset` rounded up to a multiple of `align` (a power of two): the
     /// offset of the next shared array.
@@ -92,7 +164,7 @@ pub mod __private {
     ///
     /// # Errors
     /// [`crate::Error::InvalidLaunchConfig`], [`crate::Error::BackendUnavailable`]
-    /// and whatever [`crate::Backend::launch`] returns.
+    /// and whatever [`Backend::launch`] returns.
     pub fn launch_kernel(
         kernel: &crate::kernel_def::KernelDef,
         grid: impl IntoDim3,
@@ -100,7 +172,7 @@ pub mod __private {
         args: &[crate::kernel_def::KernelArg<'_>],
     ) -> crate::Result<()> {
         let cfg = crate::LaunchConfig::new(grid, block)?;
-        crate::current_backend()?.launch(kernel, &cfg, args)
+        current_backend()?.launch(kernel, &cfg, args)
     }
 
     /// The error of a CPU entry handed the wrong number of arguments.

@@ -28,6 +28,25 @@
 //! are on by default and land in the program log, which [`compile_ptx`]
 //! returns in [`Ptx::log`] (see [`Ptx::has_warnings`]). `-w` would silence
 //! them; `--diag-error=<n>,...` would turn chosen ones into errors.
+//!
+//! ```no_run
+//! use gpujit::prelude::*;
+//!
+//! #[gpu_kernel]
+//! fn add_one(v: &mut [f32]) {
+//!     let i = grid(1);
+//!     if i < v.len() {
+//!         v[i] += 1.0;
+//!     }
+//! }
+//!
+//! # fn main() -> gpujit::Result<()> {
+//! println!("NVRTC {:?} at {}", gpujit::nvrtc::version()?, gpujit::nvrtc::library_path()?.display());
+//! let ptx = gpujit::nvrtc::compile_ptx(add_one::cuda_source(), "add_one", gpujit::nvrtc::TARGET_ARCH)?;
+//! assert!(ptx.text.contains(".entry add_one"));
+//! # Ok(())
+//! # }
+//! ```
 
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::path::{Path, PathBuf};

@@ -5,6 +5,13 @@ use std::fmt::Debug;
 /// The scalar types of the kernel language, with their CUDA C spelling.
 ///
 /// `usize` is 64 bits on every supported host and maps to `unsigned long long`.
+///
+/// ```
+/// use gpujit::{KernelScalar, ScalarType};
+///
+/// assert_eq!(f32::TYPE, ScalarType::F32);
+/// assert_eq!((ScalarType::U64.c_name(), ScalarType::U64.size_bytes()), ("unsigned long long", 8));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ScalarType {
     /// `u8` (`unsigned char`).
@@ -72,19 +79,40 @@ mod sealed {
 }
 
 /// A scalar that can be passed by value to a kernel (`i32 i64 u32 u64 usize f32 f64 bool`, and `u8`).
+/// Sealed: exactly these types.
+///
+/// ```
+/// fn type_of<T: gpujit::KernelScalar>(_: T) -> &'static str {
+///     T::TYPE.rust_name()
+/// }
+/// assert_eq!(type_of(true), "bool");
+/// ```
 pub trait KernelScalar: Copy + Send + Sync + Debug + Default + PartialEq + 'static + sealed::Sealed {
     /// The kernel-language type of `Self`.
     const TYPE: ScalarType;
+    /// (Used by generated code; not a user API.)
     /// Wraps the value for a type-erased launch.
+    #[doc(hidden)]
     fn to_value(self) -> ScalarValue;
+    /// (Used by generated code; not a user API.)
     /// Unwraps a value of the same type; `None` for any other type.
+    #[doc(hidden)]
     fn from_value(value: ScalarValue) -> Option<Self>;
+    /// (Used by generated code; not a user API.)
     /// CUDA C literal for the value, e.g. `0.1f`, `16ull`, `(-2147483647 - 1)`.
+    #[doc(hidden)]
     fn c_literal(self) -> String;
 }
 
 /// A plain-old-data element type of a [`DeviceArray`](crate::DeviceArray)
 /// (every [`KernelScalar`] but `bool`): any bit pattern is a valid value.
+///
+/// ```
+/// fn upload<T: gpujit::DeviceScalar>(v: &[T]) -> gpujit::Result<gpujit::DeviceArray<T>> {
+///     gpujit::to_device(v)
+/// }
+/// assert_eq!(upload(&[1u8, 2]).unwrap().size_bytes(), 2);
+/// ```
 pub trait DeviceScalar: KernelScalar {}
 
 /// A type-erased kernel scalar argument.

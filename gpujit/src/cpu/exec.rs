@@ -19,7 +19,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use rayon::prelude::*;
 
 use crate::backend::{Backend, BackendKind, DeviceBuffer, HostBuffer};
-use crate::cpu::view::{IntDiv, Space, View};
+use crate::cpu::view::{IntDiv, SharedMem, View};
 use crate::cpu::Idx3;
 use crate::error::{Error, Result};
 use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
@@ -80,9 +80,12 @@ impl<'a> CpuLaunch<'a> {
     ///   integer division by zero, a panic in the body): the first fault (lowest
     ///   block, then lowest thread of that block) with its coordinates, and the
     ///   number of faults. The other threads still ran to completion.
-    /// - [`Error::InvalidLaunchConfig`] if `shared` exceeds the CUDA limit of
-    ///   48 KiB per block, or `GPUJIT_CPU_STACK_BYTES` is not a number.
+    /// - [`Error::InvalidLaunchConfig`] if the configuration breaks a CUDA
+    ///   limit (`LaunchConfig`'s fields are public, so it may not have been
+    ///   validated), `shared` exceeds the CUDA limit of 48 KiB per block, or
+    ///   `GPUJIT_CPU_STACK_BYTES` is not a number.
     pub fn run<F: Fn(&Thread<'_>) + Sync>(&self, shared: SharedLayout, uses_barrier: bool, body: &F) -> Result<()> {
+        self.cfg.validate()?;
         if shared.bytes > MAX_SHARED_BYTES {
             return Err(Error::InvalidLaunchConfig(format!(
                 "kernel `{}` uses {} bytes of shared memory per block, more than the CUDA limit of {MAX_SHARED_BYTES} bytes; use smaller shared arrays",
@@ -492,10 +495,18 @@ impl Thread<'_> {
     /// block's shared memory) with shape `dims` (1-3 dimensions, C order) and
     /// elements of type `T`; `name` is used in fault messages.
     ///
+    /// The view borrows this `Thread`, so it cannot outlive the thread's body
+    /// (nor the block's buffer), and it is neither `Send` nor `Sync`.
+    ///
     /// If the array does not fit the kernel's [`SharedLayout`] or is misaligned
     /// (a gpujit bug), records a fault and returns an empty view.
     #[inline]
-    pub fn shared<T: DeviceScalar>(&self, byte_offset: usize, dims: &[usize], name: &'static str) -> View<T> {
+    pub fn shared<T: DeviceScalar>(
+        &self,
+        byte_offset: usize,
+        dims: &[usize],
+        name: &'static str,
+    ) -> View<'_, T, SharedMem> {
         let size = std::mem::size_of::<T>();
         let fits = (1..=3).contains(&dims.len())
             && byte_offset & (std::mem::align_of::<T>() - 1) == 0
@@ -509,17 +520,17 @@ impl Thread<'_> {
                 "shared array `{name}` of shape {dims:?} at byte offset {byte_offset} does not fit the block's {} bytes of shared memory (gpujit bug)",
                 self.block.shared_len
             ));
-            return View::empty(Space::Shared, name);
+            return View::empty(name);
         }
         // SAFETY: `byte_offset + size_of::<T>() * product(dims) <= shared_len`,
-        // so the pointer stays inside the block's shared buffer; the buffer
-        // is 16-byte aligned (or more) and `byte_offset` is a multiple of
-        // `align_of::<T>()` (at most 8).
-        View::shared(
-            unsafe { self.block.shared_ptr.add(byte_offset) }.cast::<T>(),
-            dims,
-            name,
-        )
+        // so the elements lie inside the block's shared buffer; the buffer is
+        // 16-byte aligned (or more) and `byte_offset` is a multiple of
+        // `align_of::<T>()` (at most 8). The buffer stays allocated until the
+        // block has finished, which is after every borrow of a `Thread` of the
+        // block ended, and the block (all of its threads, coroutines included)
+        // runs on one OS thread; the view is `!Send + !Sync`, so it cannot be
+        // used from another.
+        unsafe { View::shared(self.block.shared_ptr.add(byte_offset).cast::<T>(), dims, name) }
     }
 
     /// Records a fault of this thread: the launch then returns
@@ -1105,6 +1116,23 @@ mod tests {
             &|_| {},
         );
         assert!(matches!(err, Err(Error::InvalidLaunchConfig(_))));
+    }
+
+    #[test]
+    fn run_validates_a_hand_made_config() {
+        let k = kernel("unvalidated", &[], |_, _| Ok(()), true);
+        let huge = LaunchConfig {
+            grid: crate::Dim3::new(1, 1, 1),
+            block: crate::Dim3::new(1 << 20, 1 << 10, 1),
+        };
+        let ran = AtomicUsize::new(0);
+        let err = CpuLaunch::new(&k, huge)
+            .run(SharedLayout::default(), true, &|_| {
+                ran.fetch_add(1, Ordering::Relaxed);
+            })
+            .unwrap_err();
+        assert!(matches!(err, Error::InvalidLaunchConfig(_)), "{err}");
+        assert_eq!(ran.load(Ordering::Relaxed), 0);
     }
 
     #[test]

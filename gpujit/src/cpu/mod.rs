@@ -6,7 +6,7 @@
 //! - `Thread` methods: `grid1/2/3`, `gridsize1/2/3`, `thread_idx`, `block_idx`, `block_dim`, `grid_dim`
 //!   (all `usize` / tuples of `usize` / `Idx3`), `syncthreads()`, `shared::<T>(byte_offset, dims)`,
 //!   `fault(msg)`, `div(a, b)`, `rem(a, b)` (integer; ÷0 is a fault that yields 0).
-//! - `View<T>`: `View::from_arg(&KernelArg, name)`, `len()`, `dim(k)`, `dim2()`, `dim3()`,
+//! - `View<'a, T>`: `View::from_arg(&KernelArg<'a>, name)` (a view lives as long as the array borrow), `len()`, `dim(k)`, `dim2()`, `dim3()`,
 //!   `ld(t, i)`, `st(t, i, v)`, `ld2(t, i, j)`, `st2(t, i, j, v)`, `ld3(t, i, j, k)`, `st3(t, i, j, k, v)`.
 //!   Out-of-bounds is a fault (read yields `T::default()`, write is dropped), never UB.
 
@@ -14,9 +14,16 @@ mod exec;
 mod view;
 
 pub use exec::{CpuBackend, CpuLaunch, SharedLayout, Thread};
-pub use view::{IntDiv, Space, View};
+pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 
-/// A `threadIdx`/`blockIdx`/`blockDim`/`gridDim` value with 64-bit components.
+/// A `threadIdx`/`blockIdx`/`blockDim`/`gridDim` value with `usize`
+/// components: what [`thread_idx`](crate::kernel::thread_idx) and its
+/// siblings return in a kernel (see there for an example).
+///
+/// ```
+/// let i = gpujit::Idx3 { x: 3, y: 1, z: 0 };
+/// assert_eq!((i.x, i.y, i.z), (3, 1, 0));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Idx3 {
     /// `.x`, fastest-varying.

@@ -32,113 +32,170 @@ impl fmt::Display for Space {
     }
 }
 
+/// The memory space of a [`View`] as a type: [`GlobalMem`] or [`SharedMem`].
+///
+/// Sealed: the CPU backend's soundness argument depends on which spaces exist.
+pub trait Mem: sealed::Sealed {
+    /// The space, for fault messages.
+    const SPACE: Space;
+}
+
+/// Marker of views of kernel arguments (CUDA global memory). Such views are
+/// `Send + Sync`: the blocks of a launch run on several OS threads.
+#[derive(Debug, Clone, Copy)]
+pub struct GlobalMem;
+
+/// Marker of views of a block's `shared_array` (CUDA `__shared__` memory).
+/// Such views are neither `Send` nor `Sync`: all threads of one block run on
+/// one OS thread, which is what makes plain accesses to them sound.
+#[derive(Debug, Clone, Copy)]
+pub struct SharedMem;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::GlobalMem {}
+    impl Sealed for super::SharedMem {}
+}
+
+impl Mem for GlobalMem {
+    const SPACE: Space = Space::Global;
+}
+
+impl Mem for SharedMem {
+    const SPACE: Space = Space::Shared;
+}
+
 /// A 1-3-D, C-order (row-major) view of elements of type `T` for the CPU
 /// backend: element `(i, j)` of a 2-D view of shape `[n, m]` is at flat offset
 /// `i * m + j`, element `(i, j, k)` of shape `[n, m, p]` at `(i * m + j) * p + k`.
 ///
-/// Copying a view copies the pointer, not the elements.
-pub struct View<T> {
+/// `'a` is the borrow the view was made from: the [`DeviceArray`](crate::DeviceArray)
+/// borrow of its [`KernelArg`], or the [`Thread`] of a shared array. The view
+/// cannot outlive it. Copying a view copies the pointer, not the elements.
+///
+/// Accesses through a writable global view are relaxed atomic loads and
+/// stores of the element's bits, so that threads of different blocks that race
+/// on an element (as a kernel may, e.g. a flag one block polls) are not a data
+/// race in Rust's sense: each read sees some value that was written. Read-only
+/// global views and shared views use plain accesses (see the `Send`/`Sync`
+/// impls for why no one writes those concurrently).
+pub struct View<'a, T, M: Mem = GlobalMem> {
     ptr: *mut T,
     /// Shape; axes past `ndim` are 1 (all 0 for the empty view).
     dims: [usize; 3],
     ndim: u8,
     /// `dims[0] * dims[1] * dims[2]`.
     len: usize,
-    space: Space,
     name: &'static str,
     /// Whether stores are allowed (read-only parameters reject them).
     writable: bool,
-    _t: PhantomData<*mut T>,
+    /// Borrows the elements for `'a`; `*mut T` makes the view `!Send + !Sync`
+    /// unless an impl below says otherwise.
+    _borrow: PhantomData<(&'a T, *mut T, M)>,
 }
 
-impl<T> Clone for View<T> {
+impl<T, M: Mem> Clone for View<'_, T, M> {
     #[inline]
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for View<T> {}
+impl<T, M: Mem> Copy for View<'_, T, M> {}
 
-// SAFETY: a `View` is a raw pointer plus a shape. The CPU backend hands views
-// of one launch to the worker threads that run its blocks. Accesses are always
-// bounds-checked against an allocation that outlives the launch (a
-// `DeviceArray` borrowed for the launch, or the block's shared-memory buffer
-// that outlives every thread of the block), so no access leaves the allocation.
-// Threads of different blocks touch the same global element only when the
-// kernel itself races, exactly as it would on a GPU (where the result is
-// equally unspecified); shared memory is only touched by the threads of one
-// block, which run on one OS thread.
-unsafe impl<T> Send for View<T> {}
+// SAFETY: a global view is a pointer into a `DeviceArray` borrowed for `'a`
+// (`from_arg` is its only constructor, and a `KernelArg<'a>` can only be made
+// from such a borrow), so the memory outlives every use of the view, on any
+// thread. Every access is bounds-checked against that allocation. Concurrent
+// accesses from several OS threads are sound:
+// - a writable view comes from `KernelArg::array_mut(&'a mut DeviceArray)`, so
+//   for `'a` every access to those elements goes through views of that same
+//   argument, all of which (being writable) use relaxed atomic loads and
+//   stores: racing threads are not a data race;
+// - a read-only view comes from `KernelArg::array(&'a DeviceArray)`: for `'a`
+//   no `&mut` to the array, hence no writable view of its buffer, can exist
+//   (two `DeviceArray`s never share a buffer: `reshape` consumes the array and
+//   buffers are never cloned), so plain concurrent reads never meet a write.
+// Element types are `DeviceScalar`s (plain integers and floats, `Send + Sync`).
+unsafe impl<T: Sync> Send for View<'_, T, GlobalMem> {}
 // SAFETY: see `Send` above; a `View` has no interior state besides the pointee.
-unsafe impl<T> Sync for View<T> {}
+unsafe impl<T: Sync> Sync for View<'_, T, GlobalMem> {}
 
-impl<T> fmt::Debug for View<T> {
+impl<T, M: Mem> fmt::Debug for View<'_, T, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "View({} array `{}` of shape {})",
-            self.space,
+            M::SPACE,
             self.name,
             ShapeFmt(self.shape_slice())
         )
     }
 }
 
-impl<T> View<T> {
+impl<T, M: Mem> View<'_, T, M> {
     fn shape_slice(&self) -> &[usize] {
         &self.dims[..usize::from(self.ndim).min(3)]
     }
 }
 
-impl<T: DeviceScalar> View<T> {
-    /// The view of an array argument named `name` (for fault messages).
+impl<'a, T: DeviceScalar> View<'a, T, GlobalMem> {
+    /// The view of an array argument named `name` (for fault messages), valid
+    /// for as long as the array borrow that `arg` was made from.
     ///
     /// Valid for a [`KernelArg::Array`] whose pointer is [`ArgPtr::Host`], whose
     /// element type is `T` and whose shape has 1-3 dimensions. For anything else
     /// (which launch validation rules out) it returns an empty view: every
     /// access to it faults.
     #[inline]
-    pub fn from_arg(arg: &KernelArg<'_>, name: &'static str) -> View<T> {
+    pub fn from_arg(arg: &KernelArg<'a>, name: &'static str) -> View<'a, T, GlobalMem> {
         if let KernelArg::Array(a) = arg {
             if let ArgPtr::Host(p) = a.ptr {
-                let aligned = p.cast::<T>().is_aligned();
+                // Atomic accesses need the element's size as alignment
+                // (`HostBuffer` is 16-byte aligned, so this always holds).
+                let aligned = p.cast::<T>().is_aligned() && p.addr() % std::mem::size_of::<T>() == 0;
                 if a.elem == T::TYPE && !p.is_null() && aligned {
-                    if let Some(v) = Self::make(p.cast::<T>(), a.shape, Space::Global, name, a.mutable) {
+                    if let Some(v) = Self::make(p.cast::<T>(), a.shape, name, a.mutable) {
                         return v;
                     }
                 }
             }
         }
-        Self::empty(Space::Global, name)
+        Self::empty(name)
     }
+}
 
+impl<'a, T: DeviceScalar> View<'a, T, SharedMem> {
     /// A shared-memory view of `dims` elements starting at `ptr`.
     ///
-    /// The caller ([`Thread::shared`]) has checked that the elements lie in the
-    /// block's shared buffer and that `ptr` is aligned for `T`. Invalid `dims`
-    /// (0 or more than 3 dimensions, overflowing size) give an empty view.
+    /// # Safety
+    /// `ptr` must be aligned for `T` and the `product(dims)` elements from
+    /// `ptr` must lie in the block's shared buffer, which must stay allocated
+    /// for `'a` and be accessed only from the OS thread that runs the block.
+    /// ([`Thread::shared`] checks all this.) Invalid `dims` (0 or more than 3
+    /// dimensions, overflowing size) give an empty view.
     #[inline]
-    pub(crate) fn shared(ptr: *mut T, dims: &[usize], name: &'static str) -> View<T> {
-        Self::make(ptr, dims, Space::Shared, name, true).unwrap_or_else(|| Self::empty(Space::Shared, name))
+    pub(crate) unsafe fn shared(ptr: *mut T, dims: &[usize], name: &'static str) -> View<'a, T, SharedMem> {
+        Self::make(ptr, dims, name, true).unwrap_or_else(|| Self::empty(name))
     }
+}
 
+impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
     /// A view with no elements; every access faults.
     #[inline]
-    pub(crate) fn empty(space: Space, name: &'static str) -> View<T> {
+    pub(crate) fn empty(name: &'static str) -> View<'a, T, M> {
         View {
             ptr: std::ptr::NonNull::<T>::dangling().as_ptr(),
             dims: [0; 3],
             ndim: 1,
             len: 0,
-            space,
             name,
             writable: false,
-            _t: PhantomData,
+            _borrow: PhantomData,
         }
     }
 
-    fn make(ptr: *mut T, shape: &[usize], space: Space, name: &'static str, writable: bool) -> Option<View<T>> {
+    fn make(ptr: *mut T, shape: &[usize], name: &'static str, writable: bool) -> Option<View<'a, T, M>> {
         if shape.is_empty() || shape.len() > 3 {
             return None;
         }
@@ -151,11 +208,45 @@ impl<T: DeviceScalar> View<T> {
             dims,
             ndim: shape.len() as u8,
             len,
-            space,
             name,
             writable,
-            _t: PhantomData,
+            _borrow: PhantomData,
         })
+    }
+
+    /// Reads element `off` (in bounds).
+    ///
+    /// # Safety
+    /// `off < self.len`.
+    #[inline(always)]
+    unsafe fn read_at(&self, off: usize) -> T {
+        // SAFETY: the caller checked `off < len`; the view covers `len`
+        // elements of its allocation, aligned for `T` and for its size.
+        unsafe {
+            let p = self.ptr.add(off);
+            if M::SPACE == Space::Global && self.writable {
+                atomic::load_relaxed(p)
+            } else {
+                p.read()
+            }
+        }
+    }
+
+    /// Writes element `off` (in bounds) of a writable view.
+    ///
+    /// # Safety
+    /// `off < self.len` and `self.writable`.
+    #[inline(always)]
+    unsafe fn write_at(&self, off: usize, v: T) {
+        // SAFETY: as in `read_at`.
+        unsafe {
+            let p = self.ptr.add(off);
+            if M::SPACE == Space::Global {
+                atomic::store_relaxed(p, v);
+            } else {
+                p.write(v);
+            }
+        }
     }
 
     /// Total number of elements.
@@ -203,8 +294,8 @@ impl<T: DeviceScalar> View<T> {
     #[inline]
     pub fn ld(&self, t: &Thread<'_>, i: usize) -> T {
         if i < self.len {
-            // SAFETY: `i < len` and the view covers `len` elements of its allocation.
-            unsafe { self.ptr.add(i).read() }
+            // SAFETY: `i < len`.
+            unsafe { self.read_at(i) }
         } else {
             self.oob(t, &[i]);
             T::default()
@@ -216,8 +307,8 @@ impl<T: DeviceScalar> View<T> {
     #[inline]
     pub fn st(&self, t: &Thread<'_>, i: usize, v: T) {
         if i < self.len && self.writable {
-            // SAFETY: `i < len` and the view covers `len` elements of its allocation.
-            unsafe { self.ptr.add(i).write(v) }
+            // SAFETY: `i < len` and the view is writable.
+            unsafe { self.write_at(i, v) }
         } else {
             self.bad_store(t, &[i]);
         }
@@ -229,7 +320,7 @@ impl<T: DeviceScalar> View<T> {
     pub fn ld2(&self, t: &Thread<'_>, i: usize, j: usize) -> T {
         if i < self.dims[0] && j < self.dims[1] {
             // SAFETY: i < d0 and j < d1, so i * d1 + j < d0 * d1 <= len.
-            unsafe { self.ptr.add(i * self.dims[1] + j).read() }
+            unsafe { self.read_at(i * self.dims[1] + j) }
         } else {
             self.oob(t, &[i, j]);
             T::default()
@@ -241,8 +332,8 @@ impl<T: DeviceScalar> View<T> {
     #[inline]
     pub fn st2(&self, t: &Thread<'_>, i: usize, j: usize, v: T) {
         if i < self.dims[0] && j < self.dims[1] && self.writable {
-            // SAFETY: i < d0 and j < d1, so i * d1 + j < d0 * d1 <= len.
-            unsafe { self.ptr.add(i * self.dims[1] + j).write(v) }
+            // SAFETY: i < d0 and j < d1, so i * d1 + j < d0 * d1 <= len; writable.
+            unsafe { self.write_at(i * self.dims[1] + j, v) }
         } else {
             self.bad_store(t, &[i, j]);
         }
@@ -254,7 +345,7 @@ impl<T: DeviceScalar> View<T> {
     pub fn ld3(&self, t: &Thread<'_>, i: usize, j: usize, k: usize) -> T {
         if i < self.dims[0] && j < self.dims[1] && k < self.dims[2] {
             // SAFETY: each index is below its dimension, so the offset is < len.
-            unsafe { self.ptr.add((i * self.dims[1] + j) * self.dims[2] + k).read() }
+            unsafe { self.read_at((i * self.dims[1] + j) * self.dims[2] + k) }
         } else {
             self.oob(t, &[i, j, k]);
             T::default()
@@ -266,8 +357,8 @@ impl<T: DeviceScalar> View<T> {
     #[inline]
     pub fn st3(&self, t: &Thread<'_>, i: usize, j: usize, k: usize, v: T) {
         if i < self.dims[0] && j < self.dims[1] && k < self.dims[2] && self.writable {
-            // SAFETY: each index is below its dimension, so the offset is < len.
-            unsafe { self.ptr.add((i * self.dims[1] + j) * self.dims[2] + k).write(v) }
+            // SAFETY: each index is below its dimension, so the offset is < len; writable.
+            unsafe { self.write_at((i * self.dims[1] + j) * self.dims[2] + k, v) }
         } else {
             self.bad_store(t, &[i, j, k]);
         }
@@ -278,7 +369,7 @@ impl<T: DeviceScalar> View<T> {
     fn oob(&self, t: &Thread<'_>, index: &[usize]) {
         t.fault(OutOfBounds {
             index,
-            space: self.space,
+            space: M::SPACE,
             name: self.name,
             shape: self.shape_slice(),
         });
@@ -296,10 +387,62 @@ impl<T: DeviceScalar> View<T> {
         if in_bounds {
             t.fault(format_args!(
                 "write to read-only {} array `{}`; declare the parameter as `&mut [T]` or `ArrayViewMutN` (gpujit bug if it is)",
-                self.space, self.name
+                M::SPACE, self.name
             ));
         } else {
             self.oob(t, index);
+        }
+    }
+}
+
+/// Relaxed atomic loads and stores of a `DeviceScalar`'s bits (plain `mov`s
+/// on x86-64 and AArch64, but the optimiser may not assume that no other
+/// thread writes the element, e.g. hoist a polled load out of a loop).
+mod atomic {
+    use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+    use crate::scalar::DeviceScalar;
+
+    /// Every `DeviceScalar` is 1, 4 or 8 bytes (`usize` is 8 on 64-bit hosts).
+    const fn check_size<T>() {
+        assert!(matches!(std::mem::size_of::<T>(), 1 | 4 | 8));
+    }
+
+    /// Reads `*p` with a relaxed atomic load.
+    ///
+    /// # Safety
+    /// `p` is valid for reads, aligned to `size_of::<T>()`, and every access
+    /// to `*p` that may run concurrently is atomic.
+    #[inline(always)]
+    pub(super) unsafe fn load_relaxed<T: DeviceScalar>(p: *mut T) -> T {
+        const { check_size::<T>() };
+        // SAFETY: the caller's contract gives validity, alignment and
+        // atomic-only concurrency; the atomic type has the size of `T`, and
+        // any bit pattern is a valid `T` (`DeviceScalar`), so the
+        // `transmute_copy` of the loaded bits is a valid value.
+        unsafe {
+            match std::mem::size_of::<T>() {
+                1 => std::mem::transmute_copy(&AtomicU8::from_ptr(p.cast()).load(Ordering::Relaxed)),
+                4 => std::mem::transmute_copy(&AtomicU32::from_ptr(p.cast()).load(Ordering::Relaxed)),
+                _ => std::mem::transmute_copy(&AtomicU64::from_ptr(p.cast()).load(Ordering::Relaxed)),
+            }
+        }
+    }
+
+    /// Writes `*p = v` with a relaxed atomic store.
+    ///
+    /// # Safety
+    /// As [`load_relaxed`], and `p` is valid for writes.
+    #[inline(always)]
+    pub(super) unsafe fn store_relaxed<T: DeviceScalar>(p: *mut T, v: T) {
+        const { check_size::<T>() };
+        // SAFETY: as in `load_relaxed`; `T` has the size of the atomic's integer.
+        unsafe {
+            match std::mem::size_of::<T>() {
+                1 => AtomicU8::from_ptr(p.cast()).store(std::mem::transmute_copy(&v), Ordering::Relaxed),
+                4 => AtomicU32::from_ptr(p.cast()).store(std::mem::transmute_copy(&v), Ordering::Relaxed),
+                _ => AtomicU64::from_ptr(p.cast()).store(std::mem::transmute_copy(&v), Ordering::Relaxed),
+            }
         }
     }
 }
