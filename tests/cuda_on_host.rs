@@ -167,7 +167,8 @@ fn run_cpu(k: &'static KernelDef, grid: (u32, u32, u32), block: (u32, u32, u32),
 
 /// The C++ launcher of one kernel: unpacks `args` (one pointer per C
 /// parameter, as `cuLaunchKernel`'s `kernelParams`) and runs every block, one
-/// after another, with one OS thread per CUDA thread.
+/// after another, with one OS thread per CUDA thread. Returns 1 if a thread
+/// called `__trap()` (no later block runs), else 0.
 fn launcher(k: &KernelDef) -> String {
     let mut params = Vec::new();
     let mut slot = 0;
@@ -189,12 +190,14 @@ fn launcher(k: &KernelDef) -> String {
     }
     format!(
         r#"
-extern "C" __attribute__((visibility("default"))) void gj_launch_{entry}(const unsigned* g, const unsigned* b, void** args) {{
+extern "C" __attribute__((visibility("default"))) int gj_launch_{entry}(const unsigned* g, const unsigned* b, void** args) {{
     std::lock_guard<std::mutex> one_launch_at_a_time(gj_launch_mutex);
     gridDim = {{g[0], g[1], g[2]}};
     blockDim = {{b[0], b[1], b[2]}};
+    gj_trapped.store(false);
     const unsigned n = b[0] * b[1] * b[2];
     for (unsigned bz = 0; bz < g[2]; bz++) for (unsigned by = 0; by < g[1]; by++) for (unsigned bx = 0; bx < g[0]; bx++) {{
+        if (gj_trapped.load()) return 1;
         std::barrier<> bar(n);
         std::vector<std::thread> threads;
         for (unsigned tz = 0; tz < b[2]; tz++) for (unsigned ty = 0; ty < b[1]; ty++) for (unsigned tx = 0; tx < b[0]; tx++) {{
@@ -202,12 +205,16 @@ extern "C" __attribute__((visibility("default"))) void gj_launch_{entry}(const u
                 threadIdx = {{tx, ty, tz}};
                 blockIdx = {{bx, by, bz}};
                 gj_block_barrier = &bar;
-                gj_{entry}::{entry}({params});
+                try {{
+                    gj_{entry}::{entry}({params});
+                }} catch (gj_trapped_t) {{
+                }}
                 bar.arrive_and_drop();
             }});
         }}
         for (auto& t : threads) t.join();
     }}
+    return gj_trapped.load() ? 1 : 0;
 }}
 "#,
         entry = k.entry,
@@ -285,14 +292,15 @@ fn library() -> Option<&'static libloading::Library> {
     }
 }
 
-/// Runs the emitted CUDA C of `k` on the host; returns every array's bytes.
+/// Runs the emitted CUDA C of `k` on the host; returns every array's bytes
+/// and whether a thread called `__trap()`.
 fn run_cxx(
     lib: &libloading::Library,
     k: &KernelDef,
     grid: (u32, u32, u32),
     block: (u32, u32, u32),
     args: &[Arg],
-) -> Vec<Vec<u8>> {
+) -> (Vec<Vec<u8>>, bool) {
     // Arrays live in u64 words so that every element type is aligned.
     let mut buffers: Vec<Vec<u64>> = args
         .iter()
@@ -331,13 +339,14 @@ fn run_cxx(
     }
     let mut ptrs: Vec<*mut c_void> = slots.iter_mut().map(|s| (s as *mut u64).cast::<c_void>()).collect();
     let name = format!("gj_launch_{}", k.entry);
-    type Launch = unsafe extern "C" fn(*const u32, *const u32, *mut *mut c_void);
+    type Launch = unsafe extern "C" fn(*const u32, *const u32, *mut *mut c_void) -> i32;
     // SAFETY: every launcher has this signature (see `launcher`).
     let f = unsafe { lib.get::<Launch>(name.as_bytes()) }.expect("launcher symbol");
     let (g, b) = ([grid.0, grid.1, grid.2], [block.0, block.1, block.2]);
     // SAFETY: `ptrs` holds one valid pointer per C parameter, arrays are as large as their shapes say.
-    unsafe { f(g.as_ptr(), b.as_ptr(), ptrs.as_mut_ptr()) };
-    args.iter()
+    let trapped = unsafe { f(g.as_ptr(), b.as_ptr(), ptrs.as_mut_ptr()) } != 0;
+    let out = args
+        .iter()
         .filter_map(|arg| match arg {
             Arg::Array { bytes, .. } => Some(bytes.len()),
             Arg::Scalar(_) => None,
@@ -345,7 +354,8 @@ fn run_cxx(
         .zip(&buffers)
         // SAFETY: each buffer holds at least `len` bytes.
         .map(|(len, words)| unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), len).to_vec() })
-        .collect()
+        .collect();
+    (out, trapped)
 }
 
 // ------------------------------------------------------------- comparison
@@ -423,7 +433,10 @@ fn check(cases: Vec<Case>) {
     let mut problems = Vec::new();
     for (k, grid, block, args, ulps) in &cases {
         let cpu = run_cpu(k, *grid, *block, args);
-        let cxx = run_cxx(lib, k, *grid, *block, args);
+        let (cxx, trapped) = run_cxx(lib, k, *grid, *block, args);
+        if trapped {
+            problems.push(format!("{}: the C called __trap()", k.name));
+        }
         problems.extend(compare(k, args, &cpu, &cxx, *ulps));
     }
     assert!(

@@ -210,23 +210,29 @@ impl Emitter<'_> {
                 } else {
                     quote! { (#a..#b) }
                 };
+                // `step_by` through the runtime: a zero step is a fault and
+                // an empty loop there, where Rust's `step_by` would panic.
                 let iter = match step {
                     Some(s) => {
                         let s = self.expr(s);
-                        quote! { #range.step_by(#s) }
+                        if *inclusive {
+                            quote! { #t.step_by_inclusive(#a, #b, #s) }
+                        } else {
+                            quote! { #t.step_by(#a, #b, #s) }
+                        }
                     }
                     None => range,
                 };
-                let body = self.block(body);
+                let body = self.loop_body(body);
                 quote! { for #name in #iter #body }
             }
             Stmt::While { cond, body } => {
                 let c = self.expr(cond);
-                let b = self.block(body);
+                let b = self.loop_body(body);
                 quote! { while #c #b }
             }
             Stmt::Loop { body } => {
-                let b = self.block(body);
+                let b = self.loop_body(body);
                 quote! { loop #b }
             }
             Stmt::Break => quote! { break; },
@@ -235,6 +241,14 @@ impl Emitter<'_> {
             Stmt::SyncThreads => quote! { #t.syncthreads(); },
             Stmt::Block(b) => self.block(b),
         }
+    }
+
+    /// A loop's body, first polling the launch's cancel flag (the CPU time
+    /// limit): once set, the thread returns, so that no loop runs forever.
+    fn loop_body(&self, b: &Block) -> TokenStream {
+        let t = thread_ident();
+        let inner = self.block_stmts(b);
+        quote! { { if #t.cancelled() { return; } #inner } }
     }
 
     /// The view, its store method and its load method for `n` indices.

@@ -73,6 +73,17 @@ pub enum Error {
         faults: usize,
     },
 
+    /// A launch on the CPU backend ran past its time limit
+    /// ([`crate::with_cpu_time_limit`] or `GPUJIT_CPU_TIME_LIMIT_MS`) and was
+    /// cancelled; what it wrote is unspecified.
+    #[error("kernel `{kernel}` was still running after the CPU time limit of {limit_ms} ms and was cancelled; look for a loop that never ends (a `while` whose condition never changes, a `loop` without `break`), or raise the limit (gpujit::with_cpu_time_limit, GPUJIT_CPU_TIME_LIMIT_MS)")]
+    LaunchTimeout {
+        /// The kernel's name.
+        kernel: String,
+        /// The limit, in milliseconds.
+        limit_ms: u64,
+    },
+
     /// NVRTC (`libnvrtc.so`) could not be found or loaded.
     #[error("NVRTC is not available: {reason}. Install it with `pip install nvidia-cuda-nvrtc==13.0.88` or a CUDA toolkit, or set GPUJIT_NVRTC_PATH to the library; searched: {}", fmt_paths(searched))]
     NvrtcUnavailable {

@@ -48,7 +48,7 @@ pub mod scalar;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::{current_backend, detect, Backend, BackendKind, Detection, DeviceBuffer};
-pub use cpu::Idx3;
+pub use cpu::{with_cpu_time_limit, Idx3};
 pub use error::{Error, Result};
 pub use gpujit_macros::gpu_kernel;
 pub use launch::{Dim3, IntoDim3, LaunchConfig};

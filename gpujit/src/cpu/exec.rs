@@ -6,13 +6,20 @@
 //! barriers runs every thread as a stackful coroutine (corosensei) and a
 //! `syncthreads()` suspends it until every live thread of the block has reached
 //! the barrier or finished.
+//!
+//! Faults are counted per operation and never stop other threads. An optional
+//! time limit ([`with_cpu_time_limit`], `GPUJIT_CPU_TIME_LIMIT_MS`) cancels a
+//! run-away launch: a watchdog thread sets a flag that the generated code
+//! polls at every loop iteration, and blocks not yet started are skipped.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
 
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -75,13 +82,30 @@ impl<'a> CpuLaunch<'a> {
     /// every block); `uses_barrier` must be true if `body` calls
     /// [`Thread::syncthreads`].
     ///
+    /// A fault (out-of-bounds access, integer division by zero, a `step_by(0)`
+    /// loop, or a panic in `body`, which generated code never does) is recorded
+    /// and the faulting thread goes on (a faulting read yields 0, a faulting
+    /// write is skipped, a `step_by(0)` loop runs no iterations) or, after a
+    /// panic, ends; it never changes what the other threads do. A caught
+    /// panic is still printed by the process's panic hook, which gpujit
+    /// leaves alone.
+    ///
+    /// With a time limit ([`with_cpu_time_limit`] or `GPUJIT_CPU_TIME_LIMIT_MS`)
+    /// a watchdog thread cancels the launch at the deadline: every thread
+    /// returns at its next loop iteration and blocks not yet started are
+    /// skipped. Without one, a kernel that never ends blocks this call forever,
+    /// as it would on a GPU without a display watchdog.
+    ///
     /// # Errors
-    /// - [`Error::KernelFault`] if any thread faulted (out-of-bounds access,
-    ///   integer division by zero, a panic in the body): the first fault (lowest
+    /// - [`Error::LaunchTimeout`] if the time limit passed before every thread
+    ///   finished.
+    /// - [`Error::KernelFault`] if any thread faulted: the first fault (lowest
     ///   block, then lowest thread of that block) with its coordinates, and the
-    ///   number of faults. The other threads still ran to completion.
+    ///   exact number of faulting operations in the launch. The other threads
+    ///   still ran to completion.
     /// - [`Error::InvalidLaunchConfig`] if `shared` exceeds the CUDA limit of
-    ///   48 KiB per block, or `GPUJIT_CPU_STACK_BYTES` is not a number.
+    ///   48 KiB per block, `GPUJIT_CPU_STACK_BYTES` or `GPUJIT_CPU_TIME_LIMIT_MS`
+    ///   is not a valid number, or the watchdog thread cannot be started.
     pub fn run<F: Fn(&Thread<'_>) + Sync>(&self, shared: SharedLayout, uses_barrier: bool, body: &F) -> Result<()> {
         if shared.bytes > MAX_SHARED_BYTES {
             return Err(Error::InvalidLaunchConfig(format!(
@@ -90,6 +114,7 @@ impl<'a> CpuLaunch<'a> {
             )));
         }
         let stack_bytes = if uses_barrier { stack_size()? } else { 0 };
+        let limit = time_limit()?;
         let grid = [
             self.cfg.grid.x as usize,
             self.cfg.grid.y as usize,
@@ -115,8 +140,40 @@ impl<'a> CpuLaunch<'a> {
             stack_bytes,
             faults: AtomicUsize::new(0),
             first: Mutex::new(None),
+            cancel: AtomicBool::new(false),
         };
-        (0..blocks).into_par_iter().for_each(|b| ctx.run_block(b, body));
+        let run_all = || (0..blocks).into_par_iter().for_each(|b| ctx.run_block(b, body));
+        match limit {
+            None => run_all(),
+            Some(limit) => std::thread::scope(|s| -> Result<()> {
+                // The watchdog sleeps until the deadline or until the launch
+                // ends (the sender is dropped), whichever comes first.
+                let (done, wait) = mpsc::channel::<()>();
+                let cancel = &ctx.cancel;
+                std::thread::Builder::new()
+                    .name("gpujit-watchdog".into())
+                    .spawn_scoped(s, move || {
+                        if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                            cancel.store(true, Ordering::Relaxed);
+                        }
+                    })
+                    .map_err(|e| {
+                        Error::InvalidLaunchConfig(format!(
+                            "cannot start the watchdog thread of the CPU time limit: {e}; unset GPUJIT_CPU_TIME_LIMIT_MS"
+                        ))
+                    })?;
+                run_all();
+                drop(done);
+                Ok(())
+            })?,
+        }
+        if ctx.cancel.load(Ordering::Relaxed) {
+            let limit_ms = limit.map_or(0, |l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX));
+            return Err(Error::LaunchTimeout {
+                kernel: self.kernel.name.to_string(),
+                limit_ms,
+            });
+        }
 
         let faults = ctx.faults.load(Ordering::Relaxed);
         if faults == 0 {
@@ -158,6 +215,9 @@ struct LaunchCtx {
     stack_bytes: usize,
     faults: AtomicUsize,
     first: Mutex<Option<Fault>>,
+    /// Set by the watchdog at the deadline; polled by every loop iteration of
+    /// the generated code and before each block and thread starts.
+    cancel: AtomicBool,
 }
 
 /// Per-block state, owned by the OS thread that runs the block.
@@ -181,6 +241,9 @@ impl LaunchCtx {
     /// Runs one block; generic over the kernel body so that the per-thread
     /// call is inlined into the thread loop.
     fn run_block<F: Fn(&Thread<'_>) + Sync>(&self, linear: usize, body: &F) {
+        if self.cancel.load(Ordering::Relaxed) {
+            return;
+        }
         let idx = [
             linear % self.grid[0],
             (linear / self.grid[0]) % self.grid[1],
@@ -207,13 +270,9 @@ impl LaunchCtx {
             }
         }));
         if let Err(payload) = outcome {
-            b.record(
-                current,
-                format!(
-                    "kernel panicked: {}",
-                    panic_message(&*payload).unwrap_or("(non-string panic payload)")
-                ),
-            );
+            // Only the coroutine path gets here (a panic the coroutine did not
+            // catch); the sequential path catches per thread.
+            b.record_panic(current, &*payload);
         }
         shared.give_back();
         b.publish();
@@ -221,18 +280,27 @@ impl LaunchCtx {
 }
 
 impl BlockCtx<'_> {
-    /// Fast path: threads one after another, x fastest.
+    /// Fast path: threads one after another, x fastest. A panic ends only
+    /// the thread that panicked (one fault), never the rest of the block.
     fn run_sequential<F: Fn(&Thread<'_>)>(&self, current: &mut [usize; 3], body: &F) {
         let [bx, by, bz] = self.launch.block;
+        let cancel = &self.launch.cancel;
         for z in 0..bz {
             for y in 0..by {
                 for x in 0..bx {
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
                     *current = [x, y, z];
-                    body(&Thread {
+                    let t = Thread {
                         block: self,
                         tid: [x, y, z],
                         yielder: None,
-                    });
+                        cancel,
+                    };
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&t))) {
+                        self.record_panic([x, y, z], &*payload);
+                    }
                 }
             }
         }
@@ -271,6 +339,7 @@ impl BlockCtx<'_> {
                         block: self,
                         tid,
                         yielder: Some(y),
+                        cancel: &self.launch.cancel,
                     };
                     let run = || with_stack_colour(i, || body(&t));
                     if let Err(payload) = catch_unwind(AssertUnwindSafe(run)) {
@@ -324,6 +393,13 @@ impl BlockCtx<'_> {
                 });
             }
         }
+    }
+
+    /// Records a panic of thread `tid` as a fault.
+    #[cold]
+    fn record_panic(&self, tid: [usize; 3], payload: &(dyn Any + Send)) {
+        let message = panic_message(payload).unwrap_or("(non-string panic payload)");
+        self.record(tid, format_args!("kernel panicked: {message}"));
     }
 
     /// Merges this block's faults into the launch's.
@@ -383,6 +459,8 @@ pub struct Thread<'a> {
     block: &'a BlockCtx<'a>,
     tid: [usize; 3],
     yielder: Option<&'a Yielder<(), ()>>,
+    /// The launch's cancel flag, here so that polling it is one load.
+    cancel: &'a AtomicBool,
 }
 
 impl fmt::Debug for Thread<'_> {
@@ -530,6 +608,50 @@ impl Thread<'_> {
         self.block.record(self.tid, message);
     }
 
+    /// True once the launch's time limit has passed: the generated code then
+    /// returns from the thread at the next loop iteration. One relaxed atomic
+    /// load.
+    #[inline(always)]
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// `(start..end).step_by(step)`, except that a `step` of 0 (a panic in
+    /// Rust) records a fault and yields an empty range: the loop runs no
+    /// iterations and the thread goes on.
+    #[inline]
+    pub fn step_by<T: Copy>(&self, start: T, end: T, step: usize) -> std::iter::StepBy<std::ops::Range<T>>
+    where
+        std::ops::Range<T>: Iterator,
+    {
+        if step == 0 {
+            self.fault(STEP_ZERO);
+            return (end..end).step_by(1);
+        }
+        (start..end).step_by(step)
+    }
+
+    /// `(start..=end).step_by(step)`, with a `step` of 0 as in [`Thread::step_by`].
+    #[inline]
+    pub fn step_by_inclusive<T: Copy>(
+        &self,
+        start: T,
+        end: T,
+        step: usize,
+    ) -> std::iter::StepBy<std::ops::RangeInclusive<T>>
+    where
+        std::ops::RangeInclusive<T>: Iterator,
+    {
+        if step == 0 {
+            self.fault(STEP_ZERO);
+            // A one-element range, exhausted: empty, whatever `T` is.
+            let mut empty = end..=end;
+            empty.next();
+            return empty.step_by(1);
+        }
+        (start..=end).step_by(step)
+    }
+
     /// Integer `a / b` as [`IntDiv::div_or_fault`]: 0 and a fault if `b == 0`.
     #[inline]
     pub fn div<T: IntDiv>(&self, a: T, b: T) -> T {
@@ -540,6 +662,81 @@ impl Thread<'_> {
     #[inline]
     pub fn rem<T: IntDiv>(&self, a: T, b: T) -> T {
         a.rem_or_fault(b, self)
+    }
+}
+
+/// The fault message of a `step_by(0)` loop.
+const STEP_ZERO: &str = "the step of a `for` loop (`step_by`) is zero; the loop ran no iterations";
+
+/// The environment variable that sets a time limit for every CPU launch.
+pub const TIME_LIMIT_ENV: &str = "GPUJIT_CPU_TIME_LIMIT_MS";
+
+thread_local! {
+    /// The limit set by [`with_cpu_time_limit`] on this OS thread, if any.
+    static SCOPED_LIMIT: Cell<Option<Duration>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with a time limit for every CPU-backend launch that `f` makes on
+/// the calling OS thread; it takes precedence over `GPUJIT_CPU_TIME_LIMIT_MS`.
+///
+/// A launch still running when `limit` has passed (measured from its start)
+/// is cancelled: every kernel thread returns at its next loop iteration
+/// (`for`, `while`, `loop`), blocks not yet started are skipped, and the
+/// launch returns [`Error::LaunchTimeout`] naming the kernel. What the
+/// cancelled launch wrote is unspecified. Each launch with a limit starts one
+/// watchdog thread that sleeps until the deadline or the end of the launch.
+/// Without a limit a kernel that never ends blocks the launch forever, as on a
+/// GPU without a display watchdog. The CUDA backend has no such limit.
+///
+/// ```
+/// use gpujit::prelude::*;
+/// use std::time::Duration;
+///
+/// #[gpu_kernel]
+/// fn spin(out: &mut [u32]) {
+///     loop {
+///         out[0] += 1;
+///     }
+/// }
+///
+/// let mut out = gpujit::zeros::<u32>(1)?;
+/// let r = gpujit::with_cpu_time_limit(Duration::from_millis(100), || spin![1, 1](&mut out));
+/// assert!(matches!(r, Err(Error::LaunchTimeout { .. })));
+/// # Ok::<(), gpujit::Error>(())
+/// ```
+pub fn with_cpu_time_limit<R>(limit: Duration, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Duration>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SCOPED_LIMIT.with(|l| l.set(self.0));
+        }
+    }
+    let _restore = Restore(SCOPED_LIMIT.with(|l| l.replace(Some(limit))));
+    f()
+}
+
+/// The time limit of a launch: [`with_cpu_time_limit`]'s, else
+/// `GPUJIT_CPU_TIME_LIMIT_MS` (read once), else none.
+fn time_limit() -> Result<Option<Duration>> {
+    if let Some(l) = SCOPED_LIMIT.with(Cell::get) {
+        return Ok(Some(l));
+    }
+    static ENV: OnceLock<std::result::Result<Option<Duration>, String>> = OnceLock::new();
+    ENV.get_or_init(|| match std::env::var(TIME_LIMIT_ENV) {
+        Err(_) => Ok(None),
+        Ok(v) => parse_time_limit(&v).map(Some),
+    })
+    .clone()
+    .map_err(Error::InvalidLaunchConfig)
+}
+
+/// Parses a `GPUJIT_CPU_TIME_LIMIT_MS` value: whole milliseconds, at least 1.
+fn parse_time_limit(v: &str) -> std::result::Result<Duration, String> {
+    match v.trim().parse::<u64>() {
+        Ok(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
+        _ => Err(format!(
+            "{TIME_LIMIT_ENV}=`{v}` is not a time limit in whole milliseconds (1 or more); unset it for no limit"
+        )),
     }
 }
 
