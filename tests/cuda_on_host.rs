@@ -92,6 +92,19 @@ fn z<T: DeviceScalar>(shape: &[usize]) -> Arg {
 
 /// Runs `k` on the CPU backend; returns every array's bytes afterwards.
 fn run_cpu(k: &'static KernelDef, grid: (u32, u32, u32), block: (u32, u32, u32), args: &[Arg]) -> Vec<Vec<u8>> {
+    let (out, r) = try_run_cpu(k, grid, block, args);
+    r.unwrap_or_else(|e| panic!("{}: CPU backend: {e}", k.name));
+    out
+}
+
+/// Runs `k` on the CPU backend; returns every array's bytes afterwards and
+/// the launch's result.
+fn try_run_cpu(
+    k: &'static KernelDef,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    args: &[Arg],
+) -> (Vec<Vec<u8>>, gpujit::Result<()>) {
     enum Dev {
         U8(DeviceArray<u8>),
         I32(DeviceArray<i32>),
@@ -154,13 +167,14 @@ fn run_cpu(k: &'static KernelDef, grid: (u32, u32, u32), block: (u32, u32, u32),
             (_, None) => unreachable!("arrays have a device copy"),
         })
         .collect();
-    gpujit::__private::launch_kernel(k, grid, block, &kernel_args)
-        .unwrap_or_else(|e| panic!("{}: CPU backend: {e}", k.name));
+    let r = gpujit::__private::launch_kernel(k, grid, block, &kernel_args);
     drop(kernel_args);
-    devs.iter()
+    let out = devs
+        .iter()
         .flatten()
         .map(|d| each!(d, x => bytes_of(&x.copy_to_host().expect("download"))))
-        .collect()
+        .collect();
+    (out, r)
 }
 
 // ------------------------------------------------------------- host C++
@@ -1350,4 +1364,31 @@ fn powi_matches_rust_for_any_exponent() {
         ],
         EXACT,
     )]);
+}
+
+/// A zero `step_by` step: the CPU backend reports a `KernelFault`, the CUDA C
+/// traps (a device fault on a GPU) instead of looping forever; with a nonzero
+/// step both sides agree and neither faults.
+#[test]
+fn a_zero_step_traps_where_the_cpu_backend_faults() {
+    let Some(lib) = library() else { return };
+    let cases: Vec<(&'static KernelDef, Dims, Dims, Vec<Arg>)> = vec![
+        (&step_count::KERNEL, ONE, ONE, vec![s(10u32), s(0usize), z::<u32>(&[1])]),
+        (&step_zero_thread0::KERNEL, lin(2), lin(4), vec![s(0usize), z::<u32>(&[8])]),
+        (&step_zero_sync::KERNEL, lin(3), lin(4), vec![s(0usize), z::<u32>(&[12])]),
+        (&every_thread_faults::KERNEL, lin(2), lin(8), vec![s(0u32), v(&[1u32]), z::<u32>(&[16])]),
+    ];
+    for (k, grid, block, args) in cases {
+        let (_, r) = try_run_cpu(k, grid, block, &args);
+        match r {
+            Err(gpujit::Error::KernelFault { message, .. }) => assert!(message.contains("zero"), "{}: {message}", k.name),
+            other => panic!("{}: expected a KernelFault from the CPU backend, got {other:?}", k.name),
+        }
+        let (_, trapped) = run_cxx(lib, k, grid, block, &args);
+        assert!(trapped, "{}: the C did not trap", k.name);
+    }
+    check(vec![
+        (&step_zero_thread0::KERNEL, lin(2), lin(4), vec![s(3usize), z::<u32>(&[8])], EXACT),
+        (&step_zero_sync::KERNEL, lin(3), lin(4), vec![s(2usize), z::<u32>(&[12])], EXACT),
+    ]);
 }

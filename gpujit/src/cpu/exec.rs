@@ -1270,6 +1270,68 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_ends_only_its_own_thread() {
+        // Threads with an even x panic (a gpujit bug would be the only cause in
+        // generated code); the odd ones still write, and each panic counts once.
+        for barrier in [false, true] {
+            let k = kernel("half_panic", &[], |_, _| Ok(()), barrier);
+            let mut out = DeviceArray::<u32>::zeros(8).unwrap();
+            let arg = KernelArg::array_mut(&mut out);
+            let v = View::<u32>::from_arg(&arg, "out");
+            let err = CpuLaunch::new(&k, cfg(2, 4))
+                .run(SharedLayout::default(), barrier, &|t| {
+                    if barrier {
+                        t.syncthreads();
+                    }
+                    if t.thread_idx().x % 2 == 0 {
+                        panic!("even");
+                    }
+                    v.st(t, t.grid1(), 7);
+                })
+                .unwrap_err();
+            match err {
+                Error::KernelFault {
+                    block,
+                    thread,
+                    message,
+                    faults,
+                    ..
+                } => {
+                    assert_eq!((block, thread, faults), ([0, 0, 0], [0, 0, 0], 4), "barrier: {barrier}");
+                    assert_eq!(message, "kernel panicked: even");
+                }
+                other => panic!("expected a kernel fault, got {other}"),
+            }
+            assert_eq!(out.copy_to_host().unwrap(), [0, 7, 0, 7, 0, 7, 0, 7], "barrier: {barrier}");
+        }
+    }
+
+    #[test]
+    fn time_limit_values() {
+        assert_eq!(parse_time_limit("250"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_time_limit(" 1 "), Ok(Duration::from_millis(1)));
+        for bad in ["0", "", "-5", "1.5", "ten", "1ms"] {
+            let e = parse_time_limit(bad).unwrap_err();
+            assert!(e.contains(TIME_LIMIT_ENV) && e.contains(&format!("`{bad}`")), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_time_limit_is_scoped_to_its_closure_and_thread() {
+        assert_eq!(SCOPED_LIMIT.with(Cell::get), None);
+        let l = Duration::from_millis(5);
+        with_cpu_time_limit(l, || {
+            assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(l));
+            with_cpu_time_limit(2 * l, || assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(2 * l)));
+            assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(l));
+            std::thread::spawn(|| assert_eq!(SCOPED_LIMIT.with(Cell::get), None))
+                .join()
+                .unwrap();
+        });
+        assert_eq!(SCOPED_LIMIT.with(Cell::get), None);
+    }
+
+    #[test]
     fn syncthreads_without_barrier_support_faults() {
         let k = kernel("no_barrier", &[], |_, _| Ok(()), false);
         let l = CpuLaunch::new(&k, cfg(1, 2));
