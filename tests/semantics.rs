@@ -1282,6 +1282,17 @@ fn loops_over_outside_constants() {
     assert_eq!(d.copy_to_host().unwrap(), want);
 }
 
+#[test]
+fn arithmetic_on_outside_constants_wraps_and_faults() {
+    // Wrapping +, *, unary -, abs and << on types only rustc knows, and one
+    // ÷0 fault per iteration, in debug and release builds alike.
+    let mut out = zeros::<i64>(4).unwrap();
+    let (_, thread, faults, m) = fault_of(opaque_arith![1, 1](&mut out), "opaque_arith");
+    assert_eq!((thread, faults, m.as_str()), ([0, 0, 0], ITERS, "integer division by zero"));
+    let x = (0..ITERS).fold(0usize, |x, i| x.wrapping_add(i.wrapping_mul(usize::MAX)));
+    assert_eq!(host(&out), [x as i64, i32::MIN as i64, 0, 0]);
+}
+
 // ---------------------------------------------------------------- time limit
 
 /// Runs `launch` under a 200 ms CPU time limit; asserts `LaunchTimeout` naming

@@ -899,6 +899,33 @@ pub fn every_thread_faults_sync(kind: u32, a: &[u32], out: &mut [u32]) {
     out[i] = v;
 }
 
+/// `usize::MAX`, for [`opaque_arith`].
+pub const BIG_USIZE: usize = usize::MAX;
+/// `i32::MIN`, for [`opaque_arith`].
+pub const MIN_I32: i32 = i32::MIN;
+
+/// Arithmetic on values whose type only rustc knows (outside constants and
+/// what is computed from them alone): wraps, and ÷0 is a fault (one per
+/// iteration), never a panic. out = [x, m, sh, q].
+#[gpu_kernel]
+pub fn opaque_arith(out: &mut [i64]) {
+    let mut x = 0;
+    let mut m = MIN_I32;
+    let mut sh = ITERS;
+    let mut q = 1;
+    for i in 0..ITERS {
+        x = x + i * BIG_USIZE;
+        m = -m;
+        m = m.abs();
+        sh = sh << (BIG_USIZE >> 58);
+        q = q / (i * 0);
+    }
+    out[0] = x as i64;
+    out[1] = m as i64;
+    out[2] = sh as i64;
+    out[3] = q as i64;
+}
+
 /// Never ends: a `loop` without `break`.
 #[gpu_kernel]
 pub fn spin_loop(out: &mut [u32]) {
@@ -1001,6 +1028,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &spin_while::KERNEL,
         &spin_sync::KERNEL,
         &short_threads::KERNEL,
+        &opaque_arith::KERNEL,
     ]);
     all
 }

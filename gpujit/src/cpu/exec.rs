@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::backend::{Backend, BackendKind, DeviceBuffer, HostBuffer};
 use crate::cpu::view::{IntDiv, Space, View};
-use crate::cpu::Idx3;
+use crate::cpu::{Idx3, KernelArith, KernelShift};
 use crate::error::{Error, Result};
 use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
@@ -650,6 +650,60 @@ impl Thread<'_> {
             return empty.step_by(1);
         }
         (start..=end).step_by(step)
+    }
+
+    /// `a + b` for a type only rustc knows: wraps ([`KernelArith`]).
+    #[inline]
+    pub fn arith_add<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_add(b)
+    }
+
+    /// `a - b` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_sub<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_sub(b)
+    }
+
+    /// `a * b` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_mul<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_mul(b)
+    }
+
+    /// `a / b` for a type only rustc knows: an integer ÷0 is a fault (0).
+    #[inline]
+    pub fn arith_div<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_div(b, self)
+    }
+
+    /// `a % b` for a type only rustc knows: an integer ÷0 is a fault (0).
+    #[inline]
+    pub fn arith_rem<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_rem(b, self)
+    }
+
+    /// `-a` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_neg<T: KernelArith>(&self, a: T) -> T {
+        a.k_neg()
+    }
+
+    /// `a.abs()` for a type only rustc knows: wraps (`i32::MIN` stays).
+    #[inline]
+    pub fn arith_abs<T: KernelArith>(&self, a: T) -> T {
+        a.k_abs()
+    }
+
+    /// `a << b` for an integer type only rustc knows (`wrapping_shl`).
+    #[inline]
+    pub fn arith_shl<T: KernelShift>(&self, a: T, b: u32) -> T {
+        a.k_shl(b)
+    }
+
+    /// `a >> b` for an integer type only rustc knows (`wrapping_shr`).
+    #[inline]
+    pub fn arith_shr<T: KernelShift>(&self, a: T, b: u32) -> T {
+        a.k_shr(b)
     }
 
     /// Integer `a / b` as [`IntDiv::div_or_fault`]: 0 and a fault if `b == 0`.
