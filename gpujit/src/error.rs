@@ -57,8 +57,10 @@ pub enum Error {
     },
 
     /// A kernel thread did something invalid on the CPU backend (out-of-bounds
-    /// access, integer division by zero, ...). The first fault is reported with
-    /// its block and thread coordinates; `faults` counts all of them.
+    /// access, integer division by zero, a `step_by(0)` loop, ...). The first
+    /// fault (lowest block, then lowest thread) is reported with its block and
+    /// thread coordinates; `faults` counts every faulting operation exactly.
+    /// Faults never change what the other threads do.
     #[error("kernel `{kernel}` faulted in block ({}, {}, {}) thread ({}, {}, {}): {message}{}", block[0], block[1], block[2], thread[0], thread[1], thread[2], if *faults > 1 { format!(" ({} faults in all)", faults) } else { String::new() })]
     KernelFault {
         /// The kernel's name.
