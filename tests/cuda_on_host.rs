@@ -1374,21 +1374,50 @@ fn a_zero_step_traps_where_the_cpu_backend_faults() {
     let Some(lib) = library() else { return };
     let cases: Vec<(&'static KernelDef, Dims, Dims, Vec<Arg>)> = vec![
         (&step_count::KERNEL, ONE, ONE, vec![s(10u32), s(0usize), z::<u32>(&[1])]),
-        (&step_zero_thread0::KERNEL, lin(2), lin(4), vec![s(0usize), z::<u32>(&[8])]),
-        (&step_zero_sync::KERNEL, lin(3), lin(4), vec![s(0usize), z::<u32>(&[12])]),
-        (&every_thread_faults::KERNEL, lin(2), lin(8), vec![s(0u32), v(&[1u32]), z::<u32>(&[16])]),
+        (
+            &step_zero_thread0::KERNEL,
+            lin(2),
+            lin(4),
+            vec![s(0usize), z::<u32>(&[8])],
+        ),
+        (
+            &step_zero_sync::KERNEL,
+            lin(3),
+            lin(4),
+            vec![s(0usize), z::<u32>(&[12])],
+        ),
+        (
+            &every_thread_faults::KERNEL,
+            lin(2),
+            lin(8),
+            vec![s(0u32), v(&[1u32]), z::<u32>(&[16])],
+        ),
     ];
     for (k, grid, block, args) in cases {
         let (_, r) = try_run_cpu(k, grid, block, &args);
         match r {
-            Err(gpujit::Error::KernelFault { message, .. }) => assert!(message.contains("zero"), "{}: {message}", k.name),
+            Err(gpujit::Error::KernelFault { message, .. }) => {
+                assert!(message.contains("zero"), "{}: {message}", k.name)
+            }
             other => panic!("{}: expected a KernelFault from the CPU backend, got {other:?}", k.name),
         }
         let (_, trapped) = run_cxx(lib, k, grid, block, &args);
         assert!(trapped, "{}: the C did not trap", k.name);
     }
     check(vec![
-        (&step_zero_thread0::KERNEL, lin(2), lin(4), vec![s(3usize), z::<u32>(&[8])], EXACT),
-        (&step_zero_sync::KERNEL, lin(3), lin(4), vec![s(2usize), z::<u32>(&[12])], EXACT),
+        (
+            &step_zero_thread0::KERNEL,
+            lin(2),
+            lin(4),
+            vec![s(3usize), z::<u32>(&[8])],
+            EXACT,
+        ),
+        (
+            &step_zero_sync::KERNEL,
+            lin(3),
+            lin(4),
+            vec![s(2usize), z::<u32>(&[12])],
+            EXACT,
+        ),
     ]);
 }

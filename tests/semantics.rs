@@ -759,7 +759,10 @@ fn fault_counts_are_exact() {
         for sync in [false, true] {
             let mut out = zeros::<u32>(4096).unwrap();
             let (name, r) = if sync {
-                ("every_thread_faults_sync", every_thread_faults_sync![16, 256](kind, &a, &mut out))
+                (
+                    "every_thread_faults_sync",
+                    every_thread_faults_sync![16, 256](kind, &a, &mut out),
+                )
             } else {
                 ("every_thread_faults", every_thread_faults![16, 256](kind, &a, &mut out))
             };
@@ -1288,7 +1291,10 @@ fn arithmetic_on_outside_constants_wraps_and_faults() {
     // ÷0 fault per iteration, in debug and release builds alike.
     let mut out = zeros::<i64>(4).unwrap();
     let (_, thread, faults, m) = fault_of(opaque_arith![1, 1](&mut out), "opaque_arith");
-    assert_eq!((thread, faults, m.as_str()), ([0, 0, 0], ITERS, "integer division by zero"));
+    assert_eq!(
+        (thread, faults, m.as_str()),
+        ([0, 0, 0], ITERS, "integer division by zero")
+    );
     let x = (0..ITERS).fold(0usize, |x, i| x.wrapping_add(i.wrapping_mul(usize::MAX)));
     assert_eq!(host(&out), [x as i64, i32::MIN as i64, 0, 0]);
 }
@@ -1310,7 +1316,10 @@ fn times_out(kernel: &str, launch: impl FnOnce() -> gpujit::Result<()>) {
         }
         other => panic!("expected Err(LaunchTimeout) from `{kernel}`, got {other:?}"),
     }
-    assert!(took >= limit && took < std::time::Duration::from_secs(20), "{kernel}: {took:?}");
+    assert!(
+        took >= limit && took < std::time::Duration::from_secs(20),
+        "{kernel}: {took:?}"
+    );
 }
 
 #[test]
@@ -1323,7 +1332,9 @@ fn run_away_kernels_stop_at_the_time_limit() {
     // Far more blocks of short threads than 200 ms can run: the blocks not
     // yet started are skipped.
     let mut sums = zeros::<u64>(16).unwrap();
-    times_out("short_threads", || short_threads![(65_535, 1024), 1024](1000u64, &mut sums));
+    times_out("short_threads", || {
+        short_threads![(65_535, 1024), 1024](1000u64, &mut sums)
+    });
 }
 
 #[test]

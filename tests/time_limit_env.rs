@@ -50,7 +50,11 @@ fn the_environment_sets_a_limit_that_a_scoped_one_overrides() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&child.stdout);
-    assert!(child.status.success(), "{text}{}", String::from_utf8_lossy(&child.stderr));
+    assert!(
+        child.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&child.stderr)
+    );
     assert!(text.contains("1 passed"), "{text}");
 }
 

@@ -1356,7 +1356,11 @@ mod tests {
                 }
                 other => panic!("expected a kernel fault, got {other}"),
             }
-            assert_eq!(out.copy_to_host().unwrap(), [0, 7, 0, 7, 0, 7, 0, 7], "barrier: {barrier}");
+            assert_eq!(
+                out.copy_to_host().unwrap(),
+                [0, 7, 0, 7, 0, 7, 0, 7],
+                "barrier: {barrier}"
+            );
         }
     }
 
