@@ -1286,6 +1286,32 @@ fn loops_over_outside_constants() {
 }
 
 #[test]
+fn faults_print_nothing() {
+    // The fault tests again, in a child process with output not captured:
+    // no panic message (or anything else) may reach stderr.
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+            "fault_counts_are_exact",
+            "a_zero_step_faults_only_its_own_thread",
+            "arithmetic_on_outside_constants_wraps_and_faults",
+        ])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr),
+    );
+    assert!(
+        child.status.success() && stdout.contains("3 passed"),
+        "{stdout}{stderr}"
+    );
+    assert!(stderr.trim().is_empty(), "printed to stderr:\n{stderr}");
+}
+
+#[test]
 fn arithmetic_on_outside_constants_wraps_and_faults() {
     // Wrapping +, *, unary -, abs and << on types only rustc knows, and one
     // ÷0 fault per iteration, in debug and release builds alike.
