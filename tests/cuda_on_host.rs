@@ -93,6 +93,19 @@ fn z<T: DeviceScalar>(shape: &[usize]) -> Arg {
 
 /// Runs `k` on the CPU backend; returns every array's bytes afterwards.
 fn run_cpu(k: &'static KernelDef, grid: (u32, u32, u32), block: (u32, u32, u32), args: &[Arg]) -> Vec<Vec<u8>> {
+    let (out, r) = try_run_cpu(k, grid, block, args);
+    r.unwrap_or_else(|e| panic!("{}: CPU backend: {e}", k.name));
+    out
+}
+
+/// Runs `k` on the CPU backend; returns every array's bytes afterwards and
+/// the launch's result.
+fn try_run_cpu(
+    k: &'static KernelDef,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    args: &[Arg],
+) -> (Vec<Vec<u8>>, gpujit::Result<()>) {
     enum Dev {
         U8(DeviceArray<u8>),
         I32(DeviceArray<i32>),
@@ -155,20 +168,22 @@ fn run_cpu(k: &'static KernelDef, grid: (u32, u32, u32), block: (u32, u32, u32),
             (_, None) => unreachable!("arrays have a device copy"),
         })
         .collect();
-    gpujit::__private::launch_kernel(k, grid, block, &kernel_args)
-        .unwrap_or_else(|e| panic!("{}: CPU backend: {e}", k.name));
+    let r = gpujit::__private::launch_kernel(k, grid, block, &kernel_args);
     drop(kernel_args);
-    devs.iter()
+    let out = devs
+        .iter()
         .flatten()
         .map(|d| each!(d, x => bytes_of(&x.copy_to_host().expect("download"))))
-        .collect()
+        .collect();
+    (out, r)
 }
 
 // ------------------------------------------------------------- host C++
 
 /// The C++ launcher of one kernel: unpacks `args` (one pointer per C
 /// parameter, as `cuLaunchKernel`'s `kernelParams`) and runs every block, one
-/// after another, with one OS thread per CUDA thread.
+/// after another, with one OS thread per CUDA thread. Returns 1 if a thread
+/// called `__trap()` (no later block runs), else 0.
 fn launcher(k: &KernelDef) -> String {
     let mut params = Vec::new();
     let mut slot = 0;
@@ -190,12 +205,14 @@ fn launcher(k: &KernelDef) -> String {
     }
     format!(
         r#"
-extern "C" __attribute__((visibility("default"))) void gj_launch_{entry}(const unsigned* g, const unsigned* b, void** args) {{
+extern "C" __attribute__((visibility("default"))) int gj_launch_{entry}(const unsigned* g, const unsigned* b, void** args) {{
     std::lock_guard<std::mutex> one_launch_at_a_time(gj_launch_mutex);
     gridDim = {{g[0], g[1], g[2]}};
     blockDim = {{b[0], b[1], b[2]}};
+    gj_trapped.store(false);
     const unsigned n = b[0] * b[1] * b[2];
     for (unsigned bz = 0; bz < g[2]; bz++) for (unsigned by = 0; by < g[1]; by++) for (unsigned bx = 0; bx < g[0]; bx++) {{
+        if (gj_trapped.load()) return 1;
         std::barrier<> bar(n);
         std::vector<std::thread> threads;
         for (unsigned tz = 0; tz < b[2]; tz++) for (unsigned ty = 0; ty < b[1]; ty++) for (unsigned tx = 0; tx < b[0]; tx++) {{
@@ -203,12 +220,16 @@ extern "C" __attribute__((visibility("default"))) void gj_launch_{entry}(const u
                 threadIdx = {{tx, ty, tz}};
                 blockIdx = {{bx, by, bz}};
                 gj_block_barrier = &bar;
-                gj_{entry}::{entry}({params});
+                try {{
+                    gj_{entry}::{entry}({params});
+                }} catch (gj_trapped_t) {{
+                }}
                 bar.arrive_and_drop();
             }});
         }}
         for (auto& t : threads) t.join();
     }}
+    return gj_trapped.load() ? 1 : 0;
 }}
 "#,
         entry = k.entry,
@@ -286,14 +307,15 @@ fn library() -> Option<&'static libloading::Library> {
     }
 }
 
-/// Runs the emitted CUDA C of `k` on the host; returns every array's bytes.
+/// Runs the emitted CUDA C of `k` on the host; returns every array's bytes
+/// and whether a thread called `__trap()`.
 fn run_cxx(
     lib: &libloading::Library,
     k: &KernelDef,
     grid: (u32, u32, u32),
     block: (u32, u32, u32),
     args: &[Arg],
-) -> Vec<Vec<u8>> {
+) -> (Vec<Vec<u8>>, bool) {
     // Arrays live in u64 words so that every element type is aligned.
     let mut buffers: Vec<Vec<u64>> = args
         .iter()
@@ -332,13 +354,14 @@ fn run_cxx(
     }
     let mut ptrs: Vec<*mut c_void> = slots.iter_mut().map(|s| (s as *mut u64).cast::<c_void>()).collect();
     let name = format!("gj_launch_{}", k.entry);
-    type Launch = unsafe extern "C" fn(*const u32, *const u32, *mut *mut c_void);
+    type Launch = unsafe extern "C" fn(*const u32, *const u32, *mut *mut c_void) -> i32;
     // SAFETY: every launcher has this signature (see `launcher`).
     let f = unsafe { lib.get::<Launch>(name.as_bytes()) }.expect("launcher symbol");
     let (g, b) = ([grid.0, grid.1, grid.2], [block.0, block.1, block.2]);
     // SAFETY: `ptrs` holds one valid pointer per C parameter, arrays are as large as their shapes say.
-    unsafe { f(g.as_ptr(), b.as_ptr(), ptrs.as_mut_ptr()) };
-    args.iter()
+    let trapped = unsafe { f(g.as_ptr(), b.as_ptr(), ptrs.as_mut_ptr()) } != 0;
+    let out = args
+        .iter()
         .filter_map(|arg| match arg {
             Arg::Array { bytes, .. } => Some(bytes.len()),
             Arg::Scalar(_) => None,
@@ -346,7 +369,8 @@ fn run_cxx(
         .zip(&buffers)
         // SAFETY: each buffer holds at least `len` bytes.
         .map(|(len, words)| unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), len).to_vec() })
-        .collect()
+        .collect();
+    (out, trapped)
 }
 
 // ------------------------------------------------------------- comparison
@@ -424,7 +448,10 @@ fn check(cases: Vec<Case>) {
     let mut problems = Vec::new();
     for (k, grid, block, args, ulps) in &cases {
         let cpu = run_cpu(k, *grid, *block, args);
-        let cxx = run_cxx(lib, k, *grid, *block, args);
+        let (cxx, trapped) = run_cxx(lib, k, *grid, *block, args);
+        if trapped {
+            problems.push(format!("{}: the C called __trap()", k.name));
+        }
         problems.extend(compare(k, args, &cpu, &cxx, *ulps));
     }
     assert!(
@@ -1338,4 +1365,60 @@ fn powi_matches_rust_for_any_exponent() {
         ],
         EXACT,
     )]);
+}
+
+/// A zero `step_by` step: the CPU backend reports a `KernelFault`, the CUDA C
+/// traps (a device fault on a GPU) instead of looping forever; with a nonzero
+/// step both sides agree and neither faults.
+#[test]
+fn a_zero_step_traps_where_the_cpu_backend_faults() {
+    let Some(lib) = library() else { return };
+    let cases: Vec<(&'static KernelDef, Dims, Dims, Vec<Arg>)> = vec![
+        (&step_count::KERNEL, ONE, ONE, vec![s(10u32), s(0usize), z::<u32>(&[1])]),
+        (
+            &step_zero_thread0::KERNEL,
+            lin(2),
+            lin(4),
+            vec![s(0usize), z::<u32>(&[8])],
+        ),
+        (
+            &step_zero_sync::KERNEL,
+            lin(3),
+            lin(4),
+            vec![s(0usize), z::<u32>(&[12])],
+        ),
+        (
+            &every_thread_faults::KERNEL,
+            lin(2),
+            lin(8),
+            vec![s(0u32), v(&[1u32]), z::<u32>(&[16])],
+        ),
+    ];
+    for (k, grid, block, args) in cases {
+        let (_, r) = try_run_cpu(k, grid, block, &args);
+        match r {
+            Err(gpujit::Error::KernelFault { message, .. }) => {
+                assert!(message.contains("zero"), "{}: {message}", k.name)
+            }
+            other => panic!("{}: expected a KernelFault from the CPU backend, got {other:?}", k.name),
+        }
+        let (_, trapped) = run_cxx(lib, k, grid, block, &args);
+        assert!(trapped, "{}: the C did not trap", k.name);
+    }
+    check(vec![
+        (
+            &step_zero_thread0::KERNEL,
+            lin(2),
+            lin(4),
+            vec![s(3usize), z::<u32>(&[8])],
+            EXACT,
+        ),
+        (
+            &step_zero_sync::KERNEL,
+            lin(3),
+            lin(4),
+            vec![s(2usize), z::<u32>(&[12])],
+            EXACT,
+        ),
+    ]);
 }

@@ -725,9 +725,55 @@ fn step_by_zero_is_a_fault() {
     let mut out = zeros::<u32>(1).unwrap();
     step_count![1, 1](10, 4, &mut out).unwrap();
     assert_eq!(host(&out), [(0..10u32).step_by(4).count() as u32]);
-    let (block, thread, _, m) = fault_of(step_count![1, 1](10, 0, &mut out), "step_count");
-    assert_eq!((block, thread), ([0, 0, 0], [0, 0, 0]));
-    assert!(!m.is_empty());
+    let (block, thread, faults, m) = fault_of(step_count![1, 1](10, 0, &mut out), "step_count");
+    assert_eq!((block, thread, faults), ([0, 0, 0], [0, 0, 0], 1));
+    assert!(m.contains("step") && m.contains("zero"), "{m}");
+    // The loop ran no iterations and the thread went on to store its count.
+    assert_eq!(host(&out), [0]);
+}
+
+#[test]
+fn a_zero_step_faults_only_its_own_thread() {
+    // Issue 5.6: thread 0 of each block steps by 0; the others must still write.
+    let mut out = zeros::<u32>(8).unwrap();
+    let (block, thread, faults, m) = fault_of(step_zero_thread0![2, 4](0, &mut out), "step_zero_thread0");
+    assert_eq!((block, thread, faults), ([0, 0, 0], [0, 0, 0], 2));
+    assert!(m.contains("zero"), "{m}");
+    assert_eq!(host(&out), [0, 1, 1, 1, 0, 1, 1, 1]);
+    step_zero_thread0![2, 4](3, &mut out).unwrap();
+    assert_eq!(host(&out), [1; 8]);
+    // Inclusive ranges (one ending at u8::MAX), with a barrier: coroutine path.
+    let mut out = zeros::<u32>(12).unwrap();
+    let (block, thread, faults, _) = fault_of(step_zero_sync![3, 4](0, &mut out), "step_zero_sync");
+    assert_eq!((block, thread, faults), ([0, 0, 0], [0, 0, 0], 6));
+    assert_eq!(host(&out), [0, 252, 252, 252, 0, 252, 252, 252, 0, 252, 252, 252]);
+}
+
+#[test]
+fn fault_counts_are_exact() {
+    // 16 blocks × 256 threads, every thread faults once: 4096 faults, the first
+    // at block 0 thread 0, every thread still writes 1; with and without a
+    // barrier, for each kind of fault and a mix of them.
+    let a = dev(&[5u32; 3]);
+    for kind in 0..4u32 {
+        for sync in [false, true] {
+            let mut out = zeros::<u32>(4096).unwrap();
+            let (name, r) = if sync {
+                (
+                    "every_thread_faults_sync",
+                    every_thread_faults_sync![16, 256](kind, &a, &mut out),
+                )
+            } else {
+                ("every_thread_faults", every_thread_faults![16, 256](kind, &a, &mut out))
+            };
+            let (block, thread, faults, m) = fault_of(r, name);
+            let what = format!("kind {kind}, sync {sync}: {m}");
+            assert_eq!((block, thread, faults), ([0, 0, 0], [0, 0, 0], 4096), "{what}");
+            let first = ["zero", "out of bounds", "division by zero", "zero"][kind as usize];
+            assert!(m.contains(first), "{what}");
+            assert!(host(&out).iter().all(|&x| x == 1), "{what}");
+        }
+    }
 }
 
 // ---------------------------------------------------------------- control flow
@@ -1237,4 +1283,99 @@ fn loops_over_outside_constants() {
     opaque_loops![1, 4](&mut d).unwrap();
     let want: Vec<f32> = host.iter().map(|&v| v * 0.5f32.powi(5) + 3.0).collect();
     assert_eq!(d.copy_to_host().unwrap(), want);
+}
+
+#[test]
+fn faults_print_nothing() {
+    // The fault tests again, in a child process with output not captured:
+    // no panic message (or anything else) may reach stderr.
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+            "fault_counts_are_exact",
+            "a_zero_step_faults_only_its_own_thread",
+            "arithmetic_on_outside_constants_wraps_and_faults",
+        ])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr),
+    );
+    assert!(
+        child.status.success() && stdout.contains("3 passed"),
+        "{stdout}{stderr}"
+    );
+    assert!(stderr.trim().is_empty(), "printed to stderr:\n{stderr}");
+}
+
+#[test]
+fn arithmetic_on_outside_constants_wraps_and_faults() {
+    // Wrapping +, *, unary -, abs and << on types only rustc knows, and one
+    // ÷0 fault per iteration, in debug and release builds alike.
+    let mut out = zeros::<i64>(4).unwrap();
+    let (_, thread, faults, m) = fault_of(opaque_arith![1, 1](&mut out), "opaque_arith");
+    assert_eq!(
+        (thread, faults, m.as_str()),
+        ([0, 0, 0], ITERS, "integer division by zero")
+    );
+    let x = (0..ITERS).fold(0usize, |x, i| x.wrapping_add(i.wrapping_mul(usize::MAX)));
+    assert_eq!(host(&out), [x as i64, i32::MIN as i64, 0, 0]);
+}
+
+// ---------------------------------------------------------------- time limit
+
+/// Runs `launch` under a 200 ms CPU time limit; asserts `LaunchTimeout` naming
+/// `kernel`, within a generous bound.
+fn times_out(kernel: &str, launch: impl FnOnce() -> gpujit::Result<()>) {
+    let limit = std::time::Duration::from_millis(200);
+    let start = std::time::Instant::now();
+    let r = gpujit::with_cpu_time_limit(limit, launch);
+    let took = start.elapsed();
+    match r {
+        Err(Error::LaunchTimeout { kernel: k, limit_ms }) => {
+            assert_eq!((k.as_str(), limit_ms), (kernel, 200));
+            let text = Error::LaunchTimeout { kernel: k, limit_ms }.to_string();
+            assert!(text.contains(kernel) && text.contains("200 ms"), "{text}");
+        }
+        other => panic!("expected Err(LaunchTimeout) from `{kernel}`, got {other:?}"),
+    }
+    assert!(
+        took >= limit && took < std::time::Duration::from_secs(20),
+        "{kernel}: {took:?}"
+    );
+}
+
+#[test]
+fn run_away_kernels_stop_at_the_time_limit() {
+    let mut out = zeros::<u32>(64).unwrap();
+    times_out("spin_loop", || spin_loop![2, 32](&mut out));
+    times_out("spin_while", || spin_while![2, 32](&mut out));
+    // Threads parked at the barrier when the limit passes end too.
+    times_out("spin_sync", || spin_sync![2, 32](&mut out));
+    // Far more blocks of short threads than 200 ms can run: the blocks not
+    // yet started are skipped.
+    let mut sums = zeros::<u64>(16).unwrap();
+    times_out("short_threads", || {
+        short_threads![(65_535, 1024), 1024](1000u64, &mut sums)
+    });
+}
+
+#[test]
+fn a_time_limit_leaves_finishing_kernels_alone() {
+    let limit = std::time::Duration::from_secs(60);
+    let mut sums = zeros::<u64>(4096).unwrap();
+    gpujit::with_cpu_time_limit(limit, || short_threads![16, 256](100u64, &mut sums)).unwrap();
+    assert!(host(&sums).iter().all(|&x| x == 4950));
+    let mut out = zeros::<u32>(12).unwrap();
+    gpujit::with_cpu_time_limit(limit, || step_zero_sync![3, 4](2, &mut out)).unwrap();
+    // Thread 0 of each block steps by 2 (1 + 126 iterations), the others by 1.
+    assert_eq!(host(&out), [127, 252, 252, 252, 127, 252, 252, 252, 127, 252, 252, 252]);
+    // Faults are still reported under a limit.
+    let a = dev(&[5u32; 3]);
+    let mut out = zeros::<u32>(4096).unwrap();
+    let r = gpujit::with_cpu_time_limit(limit, || every_thread_faults![16, 256](3, &a, &mut out));
+    assert_eq!(fault_of(r, "every_thread_faults").2, 4096);
 }

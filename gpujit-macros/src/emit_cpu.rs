@@ -210,23 +210,29 @@ impl Emitter<'_> {
                 } else {
                     quote! { (#a..#b) }
                 };
+                // `step_by` through the runtime: a zero step is a fault and
+                // an empty loop there, where Rust's `step_by` would panic.
                 let iter = match step {
                     Some(s) => {
                         let s = self.expr(s);
-                        quote! { #range.step_by(#s) }
+                        if *inclusive {
+                            quote! { #t.step_by_inclusive(#a, #b, #s) }
+                        } else {
+                            quote! { #t.step_by(#a, #b, #s) }
+                        }
                     }
                     None => range,
                 };
-                let body = self.block(body);
+                let body = self.loop_body(body);
                 quote! { for #name in #iter #body }
             }
             Stmt::While { cond, body } => {
                 let c = self.expr(cond);
-                let b = self.block(body);
+                let b = self.loop_body(body);
                 quote! { while #c #b }
             }
             Stmt::Loop { body } => {
-                let b = self.block(body);
+                let b = self.loop_body(body);
                 quote! { loop #b }
             }
             Stmt::Break => quote! { break; },
@@ -235,6 +241,14 @@ impl Emitter<'_> {
             Stmt::SyncThreads => quote! { #t.syncthreads(); },
             Stmt::Block(b) => self.block(b),
         }
+    }
+
+    /// A loop's body, first polling the launch's cancel flag (the CPU time
+    /// limit): once set, the thread returns, so that no loop runs forever.
+    fn loop_body(&self, b: &Block) -> TokenStream {
+        let t = thread_ident();
+        let inner = self.block_stmts(b);
+        quote! { { if #t.cancelled() { return; } #inner } }
     }
 
     /// The view, its store method and its load method for `n` indices.
@@ -255,6 +269,25 @@ impl Emitter<'_> {
         let t = thread_ident();
         let int = matches!(lt, Ty::Scalar(s) if s.is_int());
         let sym: TokenStream = op.symbol().parse().unwrap_or_default();
+        // A type only rustc knows (an outside constant's): the runtime's
+        // generic helpers wrap and fault as below, where `+` would panic.
+        if !matches!(lt, Ty::Scalar(_)) {
+            let m = match op {
+                BinOp::Add => "arith_add",
+                BinOp::Sub => "arith_sub",
+                BinOp::Mul => "arith_mul",
+                BinOp::Div => "arith_div",
+                BinOp::Rem => "arith_rem",
+                BinOp::Shl => "arith_shl",
+                BinOp::Shr => "arith_shr",
+                _ => return quote! { ((#l) #sym (#r)) },
+            };
+            let m = ident(m);
+            if matches!(op, BinOp::Shl | BinOp::Shr) {
+                return quote! { #t.#m(#l, (#r) as u32) };
+            }
+            return quote! { #t.#m(#l, #r) };
+        }
         if !int
             || op.is_comparison()
             || matches!(
@@ -298,7 +331,8 @@ impl Emitter<'_> {
                 let v = self.expr(a);
                 match (op, e.ty) {
                     (UnOp::Neg, Ty::Scalar(s)) if s.is_int() => quote! { (#v).wrapping_neg() },
-                    (UnOp::Neg, _) => quote! { (-(#v)) },
+                    (UnOp::Neg, Ty::Scalar(_)) => quote! { (-(#v)) },
+                    (UnOp::Neg, _) => quote! { #t.arith_neg(#v) },
                     (UnOp::Not, _) => quote! { (!(#v)) },
                 }
             }
@@ -350,6 +384,9 @@ impl Emitter<'_> {
                 let recv = self.expr(&args[0]);
                 let rest = args[1..].iter().map(|x| self.expr(x));
                 let int = matches!(e.ty, Ty::Scalar(s) if s.is_int());
+                if *f == MathFn::Abs && !matches!(e.ty, Ty::Scalar(_)) {
+                    return quote! { #t.arith_abs(#recv) };
+                }
                 let name = if int && *f == MathFn::Abs {
                     ident("wrapping_abs")
                 } else {

@@ -351,6 +351,9 @@ impl Emitter<'_> {
                             self.line("{");
                             self.indent += 1;
                             self.line(&format!("const unsigned long long {step_n} = {s};"));
+                            // A zero step: a device fault (the launch fails), as
+                            // the CPU backend faults, instead of looping forever.
+                            self.line(&format!("if ({step_n} == 0ull) __trap();"));
                             step_n.clone()
                         }
                         None => "1ull".into(),

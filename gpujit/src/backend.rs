@@ -75,7 +75,8 @@ pub trait Backend: Send + Sync + fmt::Debug + sealed::Sealed {
     /// # Errors
     /// [`Error::InvalidLaunchConfig`], [`Error::ArgumentMismatch`],
     /// [`Error::WrongBackend`] if an array lives on another backend, and
-    /// [`Error::KernelFault`] if a thread faulted (CPU backend).
+    /// [`Error::KernelFault`] if a thread faulted and [`Error::LaunchTimeout`] if
+    /// the launch ran past its time limit (CPU backend).
     fn launch(&self, kernel: &KernelDef, cfg: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<()>;
 
     /// Waits for every launch issued so far (a no-op on the CPU).

@@ -90,8 +90,10 @@ pub enum Error {
     },
 
     /// A kernel thread did something invalid on the CPU backend (out-of-bounds
-    /// access, integer division by zero, ...). The first fault is reported with
-    /// its block and thread coordinates; `faults` counts all of them.
+    /// access, integer division by zero, a `step_by(0)` loop, ...). The first
+    /// fault (lowest block, then lowest thread) is reported with its block and
+    /// thread coordinates; `faults` counts every faulting operation exactly.
+    /// Faults never change what the other threads do.
     #[error("kernel `{kernel}` faulted in block ({}, {}, {}) thread ({}, {}, {}): {message}{}", block[0], block[1], block[2], thread[0], thread[1], thread[2], if *faults > 1 { format!(" ({} faults in all)", faults) } else { String::new() })]
     KernelFault {
         /// The kernel's name.
@@ -104,6 +106,17 @@ pub enum Error {
         message: String,
         /// Faulting operations in the whole launch.
         faults: usize,
+    },
+
+    /// A launch on the CPU backend ran past its time limit
+    /// ([`crate::with_cpu_time_limit`] or `GPUJIT_CPU_TIME_LIMIT_MS`) and was
+    /// cancelled; what it wrote is unspecified.
+    #[error("kernel `{kernel}` was still running after the CPU time limit of {limit_ms} ms and was cancelled; look for a loop that never ends (a `while` whose condition never changes, a `loop` without `break`), or raise the limit (gpujit::with_cpu_time_limit, GPUJIT_CPU_TIME_LIMIT_MS)")]
+    LaunchTimeout {
+        /// The kernel's name.
+        kernel: String,
+        /// The limit, in milliseconds.
+        limit_ms: u64,
     },
 
     /// NVRTC (`libnvrtc.so`) could not be found or loaded.

@@ -52,7 +52,7 @@ mod scalar;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::{detect, BackendKind, Detection};
-pub use cpu::Idx3;
+pub use cpu::{with_cpu_time_limit, Idx3};
 pub use error::{Error, Result};
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///

@@ -1,9 +1,10 @@
 // Host shim for running gpujit's emitted CUDA C with a C++20 compiler, for
 // tests only: each CUDA thread of a block is an OS thread, `__syncthreads()`
-// is a std::barrier, `__shared__` arrays are function statics (one block runs
+// is a std::barrier, `__trap()` a recorded flag, `__shared__` arrays are function statics (one block runs
 // at a time), and the intrinsics the emitter uses are written out with the
 // semantics the PTX ISA documents for them.
 #pragma once
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <cstdint>
@@ -34,6 +35,15 @@ inline dim3 gridDim;
 inline thread_local std::barrier<>* gj_block_barrier;
 
 inline void __syncthreads() { gj_block_barrier->arrive_and_wait(); }
+
+// `__trap()` aborts the launch on a GPU (a device fault). Here it records the
+// trap and ends the calling thread; the launcher starts no further block.
+struct gj_trapped_t {};
+inline std::atomic<bool> gj_trapped{false};
+[[noreturn]] inline void __trap() {
+    gj_trapped.store(true);
+    throw gj_trapped_t{};
+}
 
 // CUDA's integer `min`/`max` overloads: operands promote as in arithmetic.
 template <class A, class B>

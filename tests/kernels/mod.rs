@@ -827,6 +827,152 @@ pub fn opaque_loops(x: &mut [f32]) {
     }
 }
 
+// ---------------------------------------------------------------- faults and run-away kernels
+
+/// Thread 0 of each block counts the iterations of `(0..1).step_by(s)`, the
+/// other threads of `(0..1).step_by(1)`: with `s == 0` only thread 0 faults.
+#[gpu_kernel]
+pub fn step_zero_thread0(s: usize, out: &mut [u32]) {
+    let i = grid(1);
+    let step = if thread_idx().x == 0 { s } else { 1 };
+    let mut c: u32 = 0;
+    for _ in (0..1).step_by(step) {
+        c += 1;
+    }
+    out[i] = c;
+}
+
+/// As [`step_zero_thread0`] with inclusive `i32` and `u8` ranges (the latter
+/// ending at `u8::MAX`) around a barrier: 1 + 251 iterations at step 1.
+#[gpu_kernel]
+pub fn step_zero_sync(s: usize, out: &mut [u32]) {
+    let i = grid(1);
+    let step = if thread_idx().x == 0 { s } else { 1 };
+    let mut c: u32 = 0;
+    for _ in (0i32..=0).step_by(step) {
+        c += 1;
+    }
+    syncthreads();
+    for _ in (5u8..=255).step_by(step) {
+        c += 1;
+    }
+    out[i] = c;
+}
+
+/// Every thread faults exactly once, by `kind`: 0 a `step_by(0)` loop, 1 an
+/// out-of-bounds read, 2 an integer division by zero, 3 one of those by
+/// `grid(1) % 3`. Each thread then writes `out[i] = 1`.
+#[gpu_kernel]
+pub fn every_thread_faults(kind: u32, a: &[u32], out: &mut [u32]) {
+    let i = grid(1);
+    let k = if kind == 3 { (i % 3) as u32 } else { kind };
+    let mut v: u32 = 1;
+    if k == 0 {
+        for _ in (0..4).step_by(k as usize) {
+            v += 1;
+        }
+    } else if k == 1 {
+        v += a[a.len() + i];
+    } else {
+        v += 7 / (k - 2);
+    }
+    out[i] = v;
+}
+
+/// [`every_thread_faults`] with a barrier before and after the fault.
+#[gpu_kernel]
+pub fn every_thread_faults_sync(kind: u32, a: &[u32], out: &mut [u32]) {
+    let i = grid(1);
+    let k = if kind == 3 { (i % 3) as u32 } else { kind };
+    let mut v: u32 = 1;
+    syncthreads();
+    if k == 0 {
+        for _ in (0..4).step_by(k as usize) {
+            v += 1;
+        }
+    } else if k == 1 {
+        v += a[a.len() + i];
+    } else {
+        v += 7 / (k - 2);
+    }
+    syncthreads();
+    out[i] = v;
+}
+
+/// `usize::MAX`, for [`opaque_arith`].
+pub const BIG_USIZE: usize = usize::MAX;
+/// `i32::MIN`, for [`opaque_arith`].
+pub const MIN_I32: i32 = i32::MIN;
+
+/// Arithmetic on values whose type only rustc knows (outside constants and
+/// what is computed from them alone): wraps, and ÷0 is a fault (one per
+/// iteration), never a panic. out = [x, m, sh, q].
+#[gpu_kernel]
+pub fn opaque_arith(out: &mut [i64]) {
+    let mut x = 0;
+    let mut m = MIN_I32;
+    let mut sh = ITERS;
+    let mut q = 1;
+    for i in 0..ITERS {
+        x = x + i * BIG_USIZE;
+        m = -m;
+        m = m.abs();
+        sh = sh << (BIG_USIZE >> 58);
+        q = q / (i * 0);
+    }
+    out[0] = x as i64;
+    out[1] = m as i64;
+    out[2] = sh as i64;
+    out[3] = q as i64;
+}
+
+/// Never ends: a `loop` without `break`.
+#[gpu_kernel]
+pub fn spin_loop(out: &mut [u32]) {
+    let i = grid(1);
+    loop {
+        if i < out.len() {
+            out[i] += 1;
+        }
+    }
+}
+
+/// Never ends: a `while` whose condition never changes (`out[0]` stays 0).
+#[gpu_kernel]
+pub fn spin_while(out: &mut [u32]) {
+    let mut n: u32 = 0;
+    while out[0] < 1 {
+        n += 1;
+    }
+    out[0] = n;
+}
+
+/// Never ends: a `loop` with a `syncthreads()` in it.
+#[gpu_kernel]
+pub fn spin_sync(out: &mut [u32]) {
+    let i = grid(1);
+    loop {
+        if i < out.len() {
+            out[i] += 1;
+        }
+        syncthreads();
+    }
+}
+
+/// A short loop per thread (`n` iterations), for huge grids: `out[i]` is
+/// `0 + 1 + ... + (n - 1)` where `i < out.len()`.
+#[gpu_kernel]
+pub fn short_threads(n: u64, out: &mut [u64]) {
+    let i = grid(1);
+    let mut acc: u64 = 0;
+    for k in 0..n {
+        acc += k;
+    }
+    if i < out.len() {
+        out[i] = acc;
+    }
+}
+
 /// Every kernel of this module.
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     let mut all = naming::all();
@@ -874,6 +1020,15 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &axpy::KERNEL,
         &step::KERNEL,
         &opaque_loops::KERNEL,
+        &step_zero_thread0::KERNEL,
+        &step_zero_sync::KERNEL,
+        &every_thread_faults::KERNEL,
+        &every_thread_faults_sync::KERNEL,
+        &spin_loop::KERNEL,
+        &spin_while::KERNEL,
+        &spin_sync::KERNEL,
+        &short_threads::KERNEL,
+        &opaque_arith::KERNEL,
     ]);
     all
 }

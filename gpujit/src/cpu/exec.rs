@@ -6,13 +6,20 @@
 //! barriers runs every thread as a stackful coroutine (corosensei) and a
 //! `syncthreads()` suspends it until every live thread of the block has reached
 //! the barrier or finished.
+//!
+//! Faults are counted per operation and never stop other threads. An optional
+//! time limit ([`with_cpu_time_limit`], `GPUJIT_CPU_TIME_LIMIT_MS`) cancels a
+//! run-away launch: a watchdog thread sets a flag that the generated code
+//! polls at every loop iteration, and blocks not yet started are skipped.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
 
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -20,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::backend::{Backend, BackendKind, DeviceBuffer, HostBuffer};
 use crate::cpu::view::{IntDiv, SharedMem, View};
-use crate::cpu::Idx3;
+use crate::cpu::{Idx3, KernelArith, KernelShift};
 use crate::error::{Error, Result};
 use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
@@ -75,15 +82,32 @@ impl<'a> CpuLaunch<'a> {
     /// every block); `uses_barrier` must be true if `body` calls
     /// [`Thread::syncthreads`].
     ///
+    /// A fault (out-of-bounds access, integer division by zero, a `step_by(0)`
+    /// loop, or a panic in `body`, which generated code never does) is recorded
+    /// and the faulting thread goes on (a faulting read yields 0, a faulting
+    /// write is skipped, a `step_by(0)` loop runs no iterations) or, after a
+    /// panic, ends; it never changes what the other threads do. A caught
+    /// panic is still printed by the process's panic hook, which gpujit
+    /// leaves alone.
+    ///
+    /// With a time limit ([`with_cpu_time_limit`] or `GPUJIT_CPU_TIME_LIMIT_MS`)
+    /// a watchdog thread cancels the launch at the deadline: every thread
+    /// returns at its next loop iteration and blocks not yet started are
+    /// skipped. Without one, a kernel that never ends blocks this call forever,
+    /// as it would on a GPU without a display watchdog.
+    ///
     /// # Errors
-    /// - [`Error::KernelFault`] if any thread faulted (out-of-bounds access,
-    ///   integer division by zero, a panic in the body): the first fault (lowest
+    /// - [`Error::LaunchTimeout`] if the time limit passed before every thread
+    ///   finished.
+    /// - [`Error::KernelFault`] if any thread faulted: the first fault (lowest
     ///   block, then lowest thread of that block) with its coordinates, and the
-    ///   number of faults. The other threads still ran to completion.
+    ///   exact number of faulting operations in the launch. The other threads
+    ///   still ran to completion.
     /// - [`Error::InvalidLaunchConfig`] if the configuration breaks a CUDA
     ///   limit (`LaunchConfig`'s fields are public, so it may not have been
-    ///   validated), `shared` exceeds the CUDA limit of 48 KiB per block, or
-    ///   `GPUJIT_CPU_STACK_BYTES` is not a number.
+    ///   validated), `shared` exceeds the CUDA limit of 48 KiB per block,
+    ///   `GPUJIT_CPU_STACK_BYTES` or `GPUJIT_CPU_TIME_LIMIT_MS` is not a valid
+    ///   number, or the watchdog thread cannot be started.
     pub fn run<F: Fn(&Thread<'_>) + Sync>(&self, shared: SharedLayout, uses_barrier: bool, body: &F) -> Result<()> {
         self.cfg.validate()?;
         if shared.bytes > MAX_SHARED_BYTES {
@@ -93,6 +117,7 @@ impl<'a> CpuLaunch<'a> {
             )));
         }
         let stack_bytes = if uses_barrier { stack_size()? } else { 0 };
+        let limit = time_limit()?;
         let grid = [
             self.cfg.grid.x as usize,
             self.cfg.grid.y as usize,
@@ -118,8 +143,40 @@ impl<'a> CpuLaunch<'a> {
             stack_bytes,
             faults: AtomicUsize::new(0),
             first: Mutex::new(None),
+            cancel: AtomicBool::new(false),
         };
-        (0..blocks).into_par_iter().for_each(|b| ctx.run_block(b, body));
+        let run_all = || (0..blocks).into_par_iter().for_each(|b| ctx.run_block(b, body));
+        match limit {
+            None => run_all(),
+            Some(limit) => std::thread::scope(|s| -> Result<()> {
+                // The watchdog sleeps until the deadline or until the launch
+                // ends (the sender is dropped), whichever comes first.
+                let (done, wait) = mpsc::channel::<()>();
+                let cancel = &ctx.cancel;
+                std::thread::Builder::new()
+                    .name("gpujit-watchdog".into())
+                    .spawn_scoped(s, move || {
+                        if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                            cancel.store(true, Ordering::Relaxed);
+                        }
+                    })
+                    .map_err(|e| {
+                        Error::InvalidLaunchConfig(format!(
+                            "cannot start the watchdog thread of the CPU time limit: {e}; unset GPUJIT_CPU_TIME_LIMIT_MS"
+                        ))
+                    })?;
+                run_all();
+                drop(done);
+                Ok(())
+            })?,
+        }
+        if ctx.cancel.load(Ordering::Relaxed) {
+            let limit_ms = limit.map_or(0, |l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX));
+            return Err(Error::LaunchTimeout {
+                kernel: self.kernel.name.to_string(),
+                limit_ms,
+            });
+        }
 
         let faults = ctx.faults.load(Ordering::Relaxed);
         if faults == 0 {
@@ -161,6 +218,9 @@ struct LaunchCtx {
     stack_bytes: usize,
     faults: AtomicUsize,
     first: Mutex<Option<Fault>>,
+    /// Set by the watchdog at the deadline; polled by every loop iteration of
+    /// the generated code and before each block and thread starts.
+    cancel: AtomicBool,
 }
 
 /// Per-block state, owned by the OS thread that runs the block.
@@ -184,6 +244,9 @@ impl LaunchCtx {
     /// Runs one block; generic over the kernel body so that the per-thread
     /// call is inlined into the thread loop.
     fn run_block<F: Fn(&Thread<'_>) + Sync>(&self, linear: usize, body: &F) {
+        if self.cancel.load(Ordering::Relaxed) {
+            return;
+        }
         let idx = [
             linear % self.grid[0],
             (linear / self.grid[0]) % self.grid[1],
@@ -210,13 +273,9 @@ impl LaunchCtx {
             }
         }));
         if let Err(payload) = outcome {
-            b.record(
-                current,
-                format!(
-                    "kernel panicked: {}",
-                    panic_message(&*payload).unwrap_or("(non-string panic payload)")
-                ),
-            );
+            // Only the coroutine path gets here (a panic the coroutine did not
+            // catch); the sequential path catches per thread.
+            b.record_panic(current, &*payload);
         }
         shared.give_back();
         b.publish();
@@ -224,18 +283,27 @@ impl LaunchCtx {
 }
 
 impl BlockCtx<'_> {
-    /// Fast path: threads one after another, x fastest.
+    /// Fast path: threads one after another, x fastest. A panic ends only
+    /// the thread that panicked (one fault), never the rest of the block.
     fn run_sequential<F: Fn(&Thread<'_>)>(&self, current: &mut [usize; 3], body: &F) {
         let [bx, by, bz] = self.launch.block;
+        let cancel = &self.launch.cancel;
         for z in 0..bz {
             for y in 0..by {
                 for x in 0..bx {
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
                     *current = [x, y, z];
-                    body(&Thread {
+                    let t = Thread {
                         block: self,
                         tid: [x, y, z],
                         yielder: None,
-                    });
+                        cancel,
+                    };
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&t))) {
+                        self.record_panic([x, y, z], &*payload);
+                    }
                 }
             }
         }
@@ -274,6 +342,7 @@ impl BlockCtx<'_> {
                         block: self,
                         tid,
                         yielder: Some(y),
+                        cancel: &self.launch.cancel,
                     };
                     let run = || with_stack_colour(i, || body(&t));
                     if let Err(payload) = catch_unwind(AssertUnwindSafe(run)) {
@@ -327,6 +396,13 @@ impl BlockCtx<'_> {
                 });
             }
         }
+    }
+
+    /// Records a panic of thread `tid` as a fault.
+    #[cold]
+    fn record_panic(&self, tid: [usize; 3], payload: &(dyn Any + Send)) {
+        let message = panic_message(payload).unwrap_or("(non-string panic payload)");
+        self.record(tid, format_args!("kernel panicked: {message}"));
     }
 
     /// Merges this block's faults into the launch's.
@@ -386,6 +462,8 @@ pub struct Thread<'a> {
     block: &'a BlockCtx<'a>,
     tid: [usize; 3],
     yielder: Option<&'a Yielder<(), ()>>,
+    /// The launch's cancel flag, here so that polling it is one load.
+    cancel: &'a AtomicBool,
 }
 
 impl fmt::Debug for Thread<'_> {
@@ -541,6 +619,104 @@ impl Thread<'_> {
         self.block.record(self.tid, message);
     }
 
+    /// True once the launch's time limit has passed: the generated code then
+    /// returns from the thread at the next loop iteration. One relaxed atomic
+    /// load.
+    #[inline(always)]
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// `(start..end).step_by(step)`, except that a `step` of 0 (a panic in
+    /// Rust) records a fault and yields an empty range: the loop runs no
+    /// iterations and the thread goes on.
+    #[inline]
+    pub fn step_by<T: Copy>(&self, start: T, end: T, step: usize) -> std::iter::StepBy<std::ops::Range<T>>
+    where
+        std::ops::Range<T>: Iterator,
+    {
+        if step == 0 {
+            self.fault(STEP_ZERO);
+            return (end..end).step_by(1);
+        }
+        (start..end).step_by(step)
+    }
+
+    /// `(start..=end).step_by(step)`, with a `step` of 0 as in [`Thread::step_by`].
+    #[inline]
+    pub fn step_by_inclusive<T: Copy>(
+        &self,
+        start: T,
+        end: T,
+        step: usize,
+    ) -> std::iter::StepBy<std::ops::RangeInclusive<T>>
+    where
+        std::ops::RangeInclusive<T>: Iterator,
+    {
+        if step == 0 {
+            self.fault(STEP_ZERO);
+            // A one-element range, exhausted: empty, whatever `T` is.
+            let mut empty = end..=end;
+            empty.next();
+            return empty.step_by(1);
+        }
+        (start..=end).step_by(step)
+    }
+
+    /// `a + b` for a type only rustc knows: wraps ([`KernelArith`]).
+    #[inline]
+    pub fn arith_add<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_add(b)
+    }
+
+    /// `a - b` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_sub<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_sub(b)
+    }
+
+    /// `a * b` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_mul<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_mul(b)
+    }
+
+    /// `a / b` for a type only rustc knows: an integer ÷0 is a fault (0).
+    #[inline]
+    pub fn arith_div<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_div(b, self)
+    }
+
+    /// `a % b` for a type only rustc knows: an integer ÷0 is a fault (0).
+    #[inline]
+    pub fn arith_rem<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_rem(b, self)
+    }
+
+    /// `-a` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_neg<T: KernelArith>(&self, a: T) -> T {
+        a.k_neg()
+    }
+
+    /// `a.abs()` for a type only rustc knows: wraps (`i32::MIN` stays).
+    #[inline]
+    pub fn arith_abs<T: KernelArith>(&self, a: T) -> T {
+        a.k_abs()
+    }
+
+    /// `a << b` for an integer type only rustc knows (`wrapping_shl`).
+    #[inline]
+    pub fn arith_shl<T: KernelShift>(&self, a: T, b: u32) -> T {
+        a.k_shl(b)
+    }
+
+    /// `a >> b` for an integer type only rustc knows (`wrapping_shr`).
+    #[inline]
+    pub fn arith_shr<T: KernelShift>(&self, a: T, b: u32) -> T {
+        a.k_shr(b)
+    }
+
     /// Integer `a / b` as [`IntDiv::div_or_fault`]: 0 and a fault if `b == 0`.
     #[inline]
     pub fn div<T: IntDiv>(&self, a: T, b: T) -> T {
@@ -551,6 +727,81 @@ impl Thread<'_> {
     #[inline]
     pub fn rem<T: IntDiv>(&self, a: T, b: T) -> T {
         a.rem_or_fault(b, self)
+    }
+}
+
+/// The fault message of a `step_by(0)` loop.
+const STEP_ZERO: &str = "the step of a `for` loop (`step_by`) is zero; the loop ran no iterations";
+
+/// The environment variable that sets a time limit for every CPU launch.
+pub const TIME_LIMIT_ENV: &str = "GPUJIT_CPU_TIME_LIMIT_MS";
+
+thread_local! {
+    /// The limit set by [`with_cpu_time_limit`] on this OS thread, if any.
+    static SCOPED_LIMIT: Cell<Option<Duration>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with a time limit for every CPU-backend launch that `f` makes on
+/// the calling OS thread; it takes precedence over `GPUJIT_CPU_TIME_LIMIT_MS`.
+///
+/// A launch still running when `limit` has passed (measured from its start)
+/// is cancelled: every kernel thread returns at its next loop iteration
+/// (`for`, `while`, `loop`), blocks not yet started are skipped, and the
+/// launch returns [`Error::LaunchTimeout`] naming the kernel. What the
+/// cancelled launch wrote is unspecified. Each launch with a limit starts one
+/// watchdog thread that sleeps until the deadline or the end of the launch.
+/// Without a limit a kernel that never ends blocks the launch forever, as on a
+/// GPU without a display watchdog. The CUDA backend has no such limit.
+///
+/// ```
+/// use gpujit::prelude::*;
+/// use std::time::Duration;
+///
+/// #[gpu_kernel]
+/// fn spin(out: &mut [u32]) {
+///     loop {
+///         out[0] += 1;
+///     }
+/// }
+///
+/// let mut out = gpujit::zeros::<u32>(1)?;
+/// let r = gpujit::with_cpu_time_limit(Duration::from_millis(100), || spin![1, 1](&mut out));
+/// assert!(matches!(r, Err(Error::LaunchTimeout { .. })));
+/// # Ok::<(), gpujit::Error>(())
+/// ```
+pub fn with_cpu_time_limit<R>(limit: Duration, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Duration>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SCOPED_LIMIT.with(|l| l.set(self.0));
+        }
+    }
+    let _restore = Restore(SCOPED_LIMIT.with(|l| l.replace(Some(limit))));
+    f()
+}
+
+/// The time limit of a launch: [`with_cpu_time_limit`]'s, else
+/// `GPUJIT_CPU_TIME_LIMIT_MS` (read once), else none.
+fn time_limit() -> Result<Option<Duration>> {
+    if let Some(l) = SCOPED_LIMIT.with(Cell::get) {
+        return Ok(Some(l));
+    }
+    static ENV: OnceLock<std::result::Result<Option<Duration>, String>> = OnceLock::new();
+    ENV.get_or_init(|| match std::env::var(TIME_LIMIT_ENV) {
+        Err(_) => Ok(None),
+        Ok(v) => parse_time_limit(&v).map(Some),
+    })
+    .clone()
+    .map_err(Error::InvalidLaunchConfig)
+}
+
+/// Parses a `GPUJIT_CPU_TIME_LIMIT_MS` value: whole milliseconds, at least 1.
+fn parse_time_limit(v: &str) -> std::result::Result<Duration, String> {
+    match v.trim().parse::<u64>() {
+        Ok(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
+        _ => Err(format!(
+            "{TIME_LIMIT_ENV}=`{v}` is not a time limit in whole milliseconds (1 or more); unset it for no limit"
+        )),
     }
 }
 
@@ -1081,6 +1332,72 @@ mod tests {
                 other => panic!("expected a kernel fault, got {other}"),
             }
         }
+    }
+
+    #[test]
+    fn a_panic_ends_only_its_own_thread() {
+        // Threads with an even x panic (a gpujit bug would be the only cause in
+        // generated code); the odd ones still write, and each panic counts once.
+        for barrier in [false, true] {
+            let k = kernel("half_panic", &[], |_, _| Ok(()), barrier);
+            let mut out = DeviceArray::<u32>::zeros(8).unwrap();
+            let arg = KernelArg::array_mut(&mut out);
+            let v = View::<u32>::from_arg(&arg, "out");
+            let err = CpuLaunch::new(&k, cfg(2, 4))
+                .run(SharedLayout::default(), barrier, &|t| {
+                    if barrier {
+                        t.syncthreads();
+                    }
+                    if t.thread_idx().x % 2 == 0 {
+                        panic!("even");
+                    }
+                    v.st(t, t.grid1(), 7);
+                })
+                .unwrap_err();
+            match err {
+                Error::KernelFault {
+                    block,
+                    thread,
+                    message,
+                    faults,
+                    ..
+                } => {
+                    assert_eq!((block, thread, faults), ([0, 0, 0], [0, 0, 0], 4), "barrier: {barrier}");
+                    assert_eq!(message, "kernel panicked: even");
+                }
+                other => panic!("expected a kernel fault, got {other}"),
+            }
+            assert_eq!(
+                out.copy_to_host().unwrap(),
+                [0, 7, 0, 7, 0, 7, 0, 7],
+                "barrier: {barrier}"
+            );
+        }
+    }
+
+    #[test]
+    fn time_limit_values() {
+        assert_eq!(parse_time_limit("250"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_time_limit(" 1 "), Ok(Duration::from_millis(1)));
+        for bad in ["0", "", "-5", "1.5", "ten", "1ms"] {
+            let e = parse_time_limit(bad).unwrap_err();
+            assert!(e.contains(TIME_LIMIT_ENV) && e.contains(&format!("`{bad}`")), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_time_limit_is_scoped_to_its_closure_and_thread() {
+        assert_eq!(SCOPED_LIMIT.with(Cell::get), None);
+        let l = Duration::from_millis(5);
+        with_cpu_time_limit(l, || {
+            assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(l));
+            with_cpu_time_limit(2 * l, || assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(2 * l)));
+            assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(l));
+            std::thread::spawn(|| assert_eq!(SCOPED_LIMIT.with(Cell::get), None))
+                .join()
+                .unwrap();
+        });
+        assert_eq!(SCOPED_LIMIT.with(Cell::get), None);
     }
 
     #[test]

@@ -1,0 +1,77 @@
+//! Arithmetic on values whose type only rustc knows (outside constants and
+//! what is computed from them alone, e.g. `for i in 0..N`): the generated code
+//! calls these through [`Thread`] so that such arithmetic wraps and faults as
+//! it does for the types the macro knows, instead of panicking (an overflow in
+//! a debug build, a division by zero in any build).
+
+use crate::cpu::{IntDiv, Thread};
+
+/// Rust's kernel semantics for one scalar type: integers wrap and divide with
+/// [`IntDiv`] (÷0 is a fault that yields 0); floats use IEEE arithmetic.
+pub trait KernelArith: Copy {
+    /// `self + rhs`.
+    fn k_add(self, rhs: Self) -> Self;
+    /// `self - rhs`.
+    fn k_sub(self, rhs: Self) -> Self;
+    /// `self * rhs`.
+    fn k_mul(self, rhs: Self) -> Self;
+    /// `self / rhs`.
+    fn k_div(self, rhs: Self, t: &Thread<'_>) -> Self;
+    /// `self % rhs`.
+    fn k_rem(self, rhs: Self, t: &Thread<'_>) -> Self;
+    /// `-self`.
+    fn k_neg(self) -> Self;
+    /// `self.abs()`.
+    fn k_abs(self) -> Self;
+}
+
+/// Shifts of an integer whose type only rustc knows: the amount is taken
+/// modulo the bit width, as the known types do (`wrapping_shl`).
+pub trait KernelShift: Copy {
+    /// `self << rhs`.
+    fn k_shl(self, rhs: u32) -> Self;
+    /// `self >> rhs`.
+    fn k_shr(self, rhs: u32) -> Self;
+}
+
+macro_rules! ints {
+    ($abs:ident: $($t:ty),*) => {$(
+        impl KernelArith for $t {
+            #[inline] fn k_add(self, rhs: Self) -> Self { self.wrapping_add(rhs) }
+            #[inline] fn k_sub(self, rhs: Self) -> Self { self.wrapping_sub(rhs) }
+            #[inline] fn k_mul(self, rhs: Self) -> Self { self.wrapping_mul(rhs) }
+            #[inline] fn k_div(self, rhs: Self, t: &Thread<'_>) -> Self { self.div_or_fault(rhs, t) }
+            #[inline] fn k_rem(self, rhs: Self, t: &Thread<'_>) -> Self { self.rem_or_fault(rhs, t) }
+            #[inline] fn k_neg(self) -> Self { self.wrapping_neg() }
+            #[inline] fn k_abs(self) -> Self { ints!(@$abs self) }
+        }
+        impl KernelShift for $t {
+            #[inline] fn k_shl(self, rhs: u32) -> Self { self.wrapping_shl(rhs) }
+            #[inline] fn k_shr(self, rhs: u32) -> Self { self.wrapping_shr(rhs) }
+        }
+    )*};
+    (@same $v:expr) => { same($v) };
+    (@wrapping_abs $v:expr) => { $v.wrapping_abs() };
+}
+/// `abs` of an unsigned integer (rustc rejects it; only for completeness).
+#[inline]
+fn same<T>(v: T) -> T {
+    v
+}
+ints!(same: u8, u32, u64, usize);
+ints!(wrapping_abs: i32, i64);
+
+macro_rules! floats {
+    ($($t:ty),*) => {$(
+        impl KernelArith for $t {
+            #[inline] fn k_add(self, rhs: Self) -> Self { self + rhs }
+            #[inline] fn k_sub(self, rhs: Self) -> Self { self - rhs }
+            #[inline] fn k_mul(self, rhs: Self) -> Self { self * rhs }
+            #[inline] fn k_div(self, rhs: Self, _: &Thread<'_>) -> Self { self / rhs }
+            #[inline] fn k_rem(self, rhs: Self, _: &Thread<'_>) -> Self { self % rhs }
+            #[inline] fn k_neg(self) -> Self { -self }
+            #[inline] fn k_abs(self) -> Self { self.abs() }
+        }
+    )*};
+}
+floats!(f32, f64);
