@@ -6,7 +6,7 @@
 //! to install it (`bash scripts/install-nvrtc.sh`, no GPU needed); with
 //! `GPUJIT_REQUIRE_NVRTC=1` (as `.ci/run` sets) they fail instead.
 
-use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
+use gpujit::nvrtc::{self, compile_ptx, library_path, supported_archs, version, OLDEST_ARCH, TARGET_ARCH};
 use gpujit::Error;
 
 #[macro_use]
@@ -20,6 +20,11 @@ fn main() -> std::process::ExitCode {
         cases![
             nvrtc => compiles_shared_memory_kernel_for_target_and_oldest_arch,
             nvrtc => syntax_error_is_nvrtc_compile_with_log,
+            nvrtc => version_and_archs,
+            nvrtc => compiles_saxpy_without_warnings,
+            nvrtc => warnings_are_in_the_log,
+            nvrtc => errors_are_reported,
+            nvrtc => compiles_from_many_threads,
         ],
     )
 }
@@ -86,4 +91,73 @@ fn syntax_error_is_nvrtc_compile_with_log() {
         }
         other => panic!("expected Err(NvrtcCompile), got {other:?}"),
     }
+}
+
+const SAXPY: &str = r#"
+extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { y[i] = a * x[i] + y[i]; }
+}
+"#;
+
+fn version_and_archs() {
+    let (major, minor) = version().unwrap();
+    assert!(major >= 12, "NVRTC {major}.{minor} is too old");
+    let archs = supported_archs().unwrap();
+    assert!(archs.contains(&90), "{archs:?}");
+    let oldest: i32 = OLDEST_ARCH.trim_start_matches("compute_").parse().unwrap();
+    if (major, minor) == (13, 0) {
+        assert_eq!(archs.first(), Some(&oldest), "{archs:?}");
+    }
+    assert!(library_path().unwrap().is_absolute());
+}
+
+fn compiles_saxpy_without_warnings() {
+    let ptx = compile_ptx(SAXPY, "saxpy", TARGET_ARCH).unwrap();
+    assert!(ptx.text.contains(".entry saxpy"), "{}", ptx.text);
+    assert!(ptx.text.contains(".target sm_90"), "{}", ptx.text);
+    assert!(!ptx.has_warnings(), "{}", ptx.log);
+}
+
+fn warnings_are_in_the_log() {
+    let src = r#"extern "C" __global__ void w(float* o, double d) { int unused = 1; float f{d}; o[0] = f; }"#;
+    let ptx = compile_ptx(src, "w", TARGET_ARCH).unwrap();
+    assert!(ptx.has_warnings(), "{}", ptx.log);
+    assert!(ptx.log.contains("#177-D"), "{}", ptx.log); // unused variable
+    assert!(ptx.log.contains("#2361-D"), "{}", ptx.log); // narrowing
+}
+
+fn errors_are_reported() {
+    match compile_ptx(
+        "extern \"C\" __global__ void bad(float* o) { o[0] = 1.0f }",
+        "bad",
+        TARGET_ARCH,
+    ) {
+        Err(Error::NvrtcCompile { kernel, log }) => {
+            assert_eq!(kernel, "bad");
+            assert!(log.contains("bad.cu(1): error"), "{log}");
+        }
+        other => panic!("expected NvrtcCompile, got {other:?}"),
+    }
+    match compile_ptx(SAXPY, "saxpy", "compute_10") {
+        Err(Error::NvrtcCompile { log, .. }) => {
+            assert!(log.contains("gpu-architecture"), "{log}")
+        }
+        other => panic!("expected NvrtcCompile, got {other:?}"),
+    }
+    assert!(matches!(
+        compile_ptx("a\0b", "nul", TARGET_ARCH),
+        Err(Error::NvrtcCompile { .. })
+    ));
+}
+
+fn compiles_from_many_threads() {
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                let ptx = compile_ptx(SAXPY, "saxpy", OLDEST_ARCH).unwrap();
+                assert!(ptx.text.contains(".entry saxpy"));
+            });
+        }
+    });
 }

@@ -120,7 +120,7 @@ pub enum Error {
     },
 
     /// NVRTC (`libnvrtc.so`) could not be found or loaded.
-    #[error("NVRTC is not available: {reason}. Install it with `pip install nvidia-cuda-nvrtc==13.0.88` or a CUDA toolkit, or set GPUJIT_NVRTC_PATH to the library; searched: {}", fmt_paths(searched))]
+    #[error("NVRTC is not available: {reason}. Install it with `bash scripts/install-nvrtc.sh` (in gpujit's repository), `pip install nvidia-cuda-nvrtc==13.0.88` or a CUDA toolkit, or set GPUJIT_NVRTC_PATH to the library; searched {}", fmt_paths(searched))]
     NvrtcUnavailable {
         /// Why it could not be used.
         reason: String,
@@ -142,13 +142,21 @@ pub enum Error {
     Cuda(String),
 }
 
+/// The first few of `paths`, then how many more (the full list stays in the
+/// error's field: one line of advice beats a page of folders).
 fn fmt_paths(paths: &[PathBuf]) -> String {
+    const SHOWN: usize = 4;
     if paths.is_empty() {
-        return "(nothing)".into();
+        return "nothing".into();
     }
-    paths
+    let mut text = paths
         .iter()
+        .take(SHOWN)
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if paths.len() > SHOWN {
+        text.push_str(&format!(" and {} more places", paths.len() - SHOWN));
+    }
+    text
 }
