@@ -135,43 +135,43 @@ pub unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: c_int) -> C
 /// `GPUJIT_DOUBLE_SM`; 0 for attributes of features the double lacks.
 pub fn attribute(attrib: u32, sm: i32, dev: i32) -> Option<c_int> {
     Some(match attrib {
-        1 => 1024,              // MAX_THREADS_PER_BLOCK
-        2 | 3 => 1024,          // MAX_BLOCK_DIM_X, _Y
-        4 => 64,                // MAX_BLOCK_DIM_Z
-        5 => i32::MAX,          // MAX_GRID_DIM_X
-        6 | 7 => 65535,         // MAX_GRID_DIM_Y, _Z
-        8 => 48 << 10,          // MAX_SHARED_MEMORY_PER_BLOCK
-        9 => 64 << 10,          // TOTAL_CONSTANT_MEMORY
-        10 => 32,               // WARP_SIZE
-        11 => i32::MAX,         // MAX_PITCH
-        12 => 65536,            // MAX_REGISTERS_PER_BLOCK
-        13 => 1_980_000,        // CLOCK_RATE (kHz)
-        14 => 512,              // TEXTURE_ALIGNMENT
-        15 => 1,                // GPU_OVERLAP
-        16 => SM_COUNT,         // MULTIPROCESSOR_COUNT
-        17 | 18 => 0,           // KERNEL_EXEC_TIMEOUT, INTEGRATED
-        19 => 1,                // CAN_MAP_HOST_MEMORY
-        20 => 0,                // COMPUTE_MODE (default)
-        31 | 32 => 1,           // CONCURRENT_KERNELS, ECC_ENABLED
-        33 => dev + 1,          // PCI_BUS_ID
-        34 | 35 => 0,           // PCI_DEVICE_ID, TCC_DRIVER
-        36 => 2_619_000,        // MEMORY_CLOCK_RATE (kHz)
-        37 => 5120,             // GLOBAL_MEMORY_BUS_WIDTH
-        38 => 50 << 20,         // L2_CACHE_SIZE
-        39 => 2048,             // MAX_THREADS_PER_MULTIPROCESSOR
-        40 => 3,                // ASYNC_ENGINE_COUNT
-        41 => 1,                // UNIFIED_ADDRESSING
-        50 => 0,                // PCI_DOMAIN_ID
-        75 => sm / 10,          // COMPUTE_CAPABILITY_MAJOR
-        76 => sm % 10,          // COMPUTE_CAPABILITY_MINOR
-        78..=80 => 1,           // STREAM_PRIORITIES, GLOBAL_L1, LOCAL_L1
-        81 => 228 << 10,        // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
-        82 => 65536,            // MAX_REGISTERS_PER_MULTIPROCESSOR
-        95 => 0,                // COOPERATIVE_LAUNCH (not modelled)
-        97 => 227 << 10,        // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-        106 => 32,              // MAX_BLOCKS_PER_MULTIPROCESSOR
-        111 => 1024,            // RESERVED_SHARED_MEMORY_PER_BLOCK
-        115 => 1,               // MEMORY_POOLS_SUPPORTED (cuMemAllocAsync works)
+        1 => 1024,       // MAX_THREADS_PER_BLOCK
+        2 | 3 => 1024,   // MAX_BLOCK_DIM_X, _Y
+        4 => 64,         // MAX_BLOCK_DIM_Z
+        5 => i32::MAX,   // MAX_GRID_DIM_X
+        6 | 7 => 65535,  // MAX_GRID_DIM_Y, _Z
+        8 => 48 << 10,   // MAX_SHARED_MEMORY_PER_BLOCK
+        9 => 64 << 10,   // TOTAL_CONSTANT_MEMORY
+        10 => 32,        // WARP_SIZE
+        11 => i32::MAX,  // MAX_PITCH
+        12 => 65536,     // MAX_REGISTERS_PER_BLOCK
+        13 => 1_980_000, // CLOCK_RATE (kHz)
+        14 => 512,       // TEXTURE_ALIGNMENT
+        15 => 1,         // GPU_OVERLAP
+        16 => SM_COUNT,  // MULTIPROCESSOR_COUNT
+        17 | 18 => 0,    // KERNEL_EXEC_TIMEOUT, INTEGRATED
+        19 => 1,         // CAN_MAP_HOST_MEMORY
+        20 => 0,         // COMPUTE_MODE (default)
+        31 | 32 => 1,    // CONCURRENT_KERNELS, ECC_ENABLED
+        33 => dev + 1,   // PCI_BUS_ID
+        34 | 35 => 0,    // PCI_DEVICE_ID, TCC_DRIVER
+        36 => 2_619_000, // MEMORY_CLOCK_RATE (kHz)
+        37 => 5120,      // GLOBAL_MEMORY_BUS_WIDTH
+        38 => 50 << 20,  // L2_CACHE_SIZE
+        39 => 2048,      // MAX_THREADS_PER_MULTIPROCESSOR
+        40 => 3,         // ASYNC_ENGINE_COUNT
+        41 => 1,         // UNIFIED_ADDRESSING
+        50 => 0,         // PCI_DOMAIN_ID
+        75 => sm / 10,   // COMPUTE_CAPABILITY_MAJOR
+        76 => sm % 10,   // COMPUTE_CAPABILITY_MINOR
+        78..=80 => 1,    // STREAM_PRIORITIES, GLOBAL_L1, LOCAL_L1
+        81 => 228 << 10, // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+        82 => 65536,     // MAX_REGISTERS_PER_MULTIPROCESSOR
+        95 => 0,         // COOPERATIVE_LAUNCH (not modelled)
+        97 => 227 << 10, // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        106 => 32,       // MAX_BLOCKS_PER_MULTIPROCESSOR
+        111 => 1024,     // RESERVED_SHARED_MEMORY_PER_BLOCK
+        115 => 1,        // MEMORY_POOLS_SUPPORTED (cuMemAllocAsync works)
         0 => return None,
         a if a < 150 => 0,
         _ => return None,
@@ -262,7 +262,12 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(dev: c_int, flags: *mut u32,
 /// # Safety
 /// `pctx` is null or valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn cuCtxCreate_v4(pctx: *mut *mut c_void, _params: *mut c_void, _flags: u32, dev: c_int) -> CuResult {
+pub unsafe extern "C" fn cuCtxCreate_v4(
+    pctx: *mut *mut c_void,
+    _params: *mut c_void,
+    _flags: u32,
+    dev: c_int,
+) -> CuResult {
     entry("cuCtxCreate_v4", |d| {
         d.device(dev)?;
         if pctx.is_null() {
@@ -482,6 +487,22 @@ pub unsafe extern "C" fn cuCtxGetStreamPriorityRange(least: *mut c_int, greatest
         }
         Ok(())
     })
+}
+
+/// `cuGetExportTable`: the driver's private tables. Real NVRTC opens
+/// `libcuda.so.1` while it compiles and asks for one; the double has none, so
+/// it answers `CUDA_ERROR_INVALID_VALUE` with a null table (NVRTC then carries
+/// on as without a driver). Works before `cuInit`.
+///
+/// # Safety
+/// `table` is null or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn cuGetExportTable(table: *mut *const c_void, _id: *const c_void) -> CuResult {
+    if !table.is_null() {
+        // SAFETY: non-null, writable by the caller's contract.
+        unsafe { *table = std::ptr::null() };
+    }
+    CUDA_ERROR_INVALID_VALUE
 }
 
 /// `cuGetErrorName`: `CUDA_ERROR_INVALID_VALUE` (and null) for an unknown code.

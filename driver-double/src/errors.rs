@@ -33,25 +33,89 @@ pub const CUDA_ERROR_UNKNOWN: CuResult = 999;
 /// a caller can name them too). NUL-terminated for C.
 const TABLE: &[(CuResult, &str, &str)] = &[
     (CUDA_SUCCESS, "CUDA_SUCCESS\0", "no error\0"),
-    (CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE\0", "invalid argument\0"),
-    (CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY\0", "out of memory\0"),
-    (CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED\0", "initialization error\0"),
+    (
+        CUDA_ERROR_INVALID_VALUE,
+        "CUDA_ERROR_INVALID_VALUE\0",
+        "invalid argument\0",
+    ),
+    (
+        CUDA_ERROR_OUT_OF_MEMORY,
+        "CUDA_ERROR_OUT_OF_MEMORY\0",
+        "out of memory\0",
+    ),
+    (
+        CUDA_ERROR_NOT_INITIALIZED,
+        "CUDA_ERROR_NOT_INITIALIZED\0",
+        "initialization error\0",
+    ),
     (4, "CUDA_ERROR_DEINITIALIZED\0", "driver shutting down\0"),
-    (CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE\0", "no CUDA-capable device is detected\0"),
-    (CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE\0", "invalid device ordinal\0"),
-    (CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE\0", "device kernel image is invalid\0"),
-    (CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT\0", "invalid device context\0"),
-    (CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX\0", "a PTX JIT compilation failed\0"),
-    (CUDA_ERROR_JIT_COMPILER_NOT_FOUND, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND\0", "PTX JIT compiler library not found\0"),
-    (CUDA_ERROR_FILE_NOT_FOUND, "CUDA_ERROR_FILE_NOT_FOUND\0", "file not found\0"),
-    (CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE\0", "invalid resource handle\0"),
-    (CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND\0", "named symbol not found\0"),
+    (
+        CUDA_ERROR_NO_DEVICE,
+        "CUDA_ERROR_NO_DEVICE\0",
+        "no CUDA-capable device is detected\0",
+    ),
+    (
+        CUDA_ERROR_INVALID_DEVICE,
+        "CUDA_ERROR_INVALID_DEVICE\0",
+        "invalid device ordinal\0",
+    ),
+    (
+        CUDA_ERROR_INVALID_IMAGE,
+        "CUDA_ERROR_INVALID_IMAGE\0",
+        "device kernel image is invalid\0",
+    ),
+    (
+        CUDA_ERROR_INVALID_CONTEXT,
+        "CUDA_ERROR_INVALID_CONTEXT\0",
+        "invalid device context\0",
+    ),
+    (
+        CUDA_ERROR_INVALID_PTX,
+        "CUDA_ERROR_INVALID_PTX\0",
+        "a PTX JIT compilation failed\0",
+    ),
+    (
+        CUDA_ERROR_JIT_COMPILER_NOT_FOUND,
+        "CUDA_ERROR_JIT_COMPILER_NOT_FOUND\0",
+        "PTX JIT compiler library not found\0",
+    ),
+    (
+        CUDA_ERROR_FILE_NOT_FOUND,
+        "CUDA_ERROR_FILE_NOT_FOUND\0",
+        "file not found\0",
+    ),
+    (
+        CUDA_ERROR_INVALID_HANDLE,
+        "CUDA_ERROR_INVALID_HANDLE\0",
+        "invalid resource handle\0",
+    ),
+    (
+        CUDA_ERROR_NOT_FOUND,
+        "CUDA_ERROR_NOT_FOUND\0",
+        "named symbol not found\0",
+    ),
     (CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY\0", "device not ready\0"),
-    (CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS\0", "an illegal memory access was encountered\0"),
-    (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES\0", "too many resources requested for launch\0"),
-    (CUDA_ERROR_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED\0", "context is destroyed\0"),
+    (
+        CUDA_ERROR_ILLEGAL_ADDRESS,
+        "CUDA_ERROR_ILLEGAL_ADDRESS\0",
+        "an illegal memory access was encountered\0",
+    ),
+    (
+        CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+        "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES\0",
+        "too many resources requested for launch\0",
+    ),
+    (
+        CUDA_ERROR_CONTEXT_IS_DESTROYED,
+        "CUDA_ERROR_CONTEXT_IS_DESTROYED\0",
+        "context is destroyed\0",
+    ),
     (719, "CUDA_ERROR_LAUNCH_FAILED\0", "unspecified launch failure\0"),
-    (CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED\0", "operation not supported\0"),
+    (
+        CUDA_ERROR_NOT_SUPPORTED,
+        "CUDA_ERROR_NOT_SUPPORTED\0",
+        "operation not supported\0",
+    ),
     (CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN\0", "unknown error\0"),
 ];
 
@@ -132,7 +196,10 @@ mod tests {
             assert!(name.to_str().unwrap().starts_with("CUDA_"));
             assert!(!text.to_bytes().is_empty());
         }
-        assert_eq!(describe(CUDA_ERROR_ILLEGAL_ADDRESS).unwrap().0, c"CUDA_ERROR_ILLEGAL_ADDRESS");
+        assert_eq!(
+            describe(CUDA_ERROR_ILLEGAL_ADDRESS).unwrap().0,
+            c"CUDA_ERROR_ILLEGAL_ADDRESS"
+        );
         assert!(describe(12345).is_none());
     }
 

@@ -48,7 +48,11 @@ pub fn run(d: &mut Driver, ctx: usize, l: &Launch) -> Result<(), CuResult> {
         eprintln!("gpujit-driver-double: kernel `{name}`: injected fault (GPUJIT_DOUBLE_FAIL=illegal-address)");
         return Err(CUDA_ERROR_ILLEGAL_ADDRESS);
     }
-    let device = d.contexts.get(&ctx).map(|c| c.device).ok_or(CUDA_ERROR_INVALID_CONTEXT)?;
+    let device = d
+        .contexts
+        .get(&ctx)
+        .map(|c| c.device)
+        .ok_or(CUDA_ERROR_INVALID_CONTEXT)?;
     for (idx, p) in l.kernel.sig.params.iter().enumerate() {
         let CType::Pointer { size, .. } = p.ty else { continue };
         let ptr = l.args[idx];
@@ -169,7 +173,15 @@ pub unsafe extern "C" fn cuLaunchKernel(
         }
         // SAFETY: forwarded contract of `params`.
         let args = unsafe { read_args(&kernel, params) }?;
-        d.enqueue(s, Op::Launch(Box::new(Launch { kernel, grid, block, args })))
+        d.enqueue(
+            s,
+            Op::Launch(Box::new(Launch {
+                kernel,
+                grid,
+                block,
+                args,
+            })),
+        )
     })
 }
 
@@ -204,7 +216,13 @@ fn blocks_per_sm(block_size: i32, dynamic_smem: usize) -> i32 {
     by_threads.min(32).min(by_smem as i32)
 }
 
-fn occupancy(d: &Driver, num_blocks: *mut c_int, f: *mut c_void, block_size: c_int, smem: usize) -> Result<(), CuResult> {
+fn occupancy(
+    d: &Driver,
+    num_blocks: *mut c_int,
+    f: *mut c_void,
+    block_size: c_int,
+    smem: usize,
+) -> Result<(), CuResult> {
     d.function(f as usize)?;
     if smem > MAX_SHARED_OPTIN {
         return Err(CUDA_ERROR_INVALID_VALUE);
@@ -224,7 +242,9 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
     block_size: c_int,
     smem: usize,
 ) -> CuResult {
-    entry("cuOccupancyMaxActiveBlocksPerMultiprocessor", |d| occupancy(d, num_blocks, f, block_size, smem))
+    entry("cuOccupancyMaxActiveBlocksPerMultiprocessor", |d| {
+        occupancy(d, num_blocks, f, block_size, smem)
+    })
 }
 
 /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` (flags ignored).
@@ -289,7 +309,9 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
     smem: usize,
     limit: c_int,
 ) -> CuResult {
-    entry("cuOccupancyMaxPotentialBlockSize", |d| potential(d, min_grid, block, f, to_smem, smem, limit))
+    entry("cuOccupancyMaxPotentialBlockSize", |d| {
+        potential(d, min_grid, block, f, to_smem, smem, limit)
+    })
 }
 
 /// `cuOccupancyMaxPotentialBlockSizeWithFlags` (flags ignored).
@@ -328,7 +350,9 @@ pub unsafe extern "C" fn cuOccupancyAvailableDynamicSMemPerBlock(
             // SAFETY: out-pointer per the caller's contract; null is rejected.
             return unsafe { put(out, 0) };
         }
-        let per_block = ((228usize << 10) / num_blocks as usize).saturating_sub(1024).min(MAX_SHARED_OPTIN);
+        let per_block = ((228usize << 10) / num_blocks as usize)
+            .saturating_sub(1024)
+            .min(MAX_SHARED_OPTIN);
         // SAFETY: as above.
         unsafe { put(out, per_block) }
     })

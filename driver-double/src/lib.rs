@@ -38,7 +38,7 @@
 //! | `GPUJIT_DOUBLE_CXX=g++` | the host C++20 compiler |
 //! | `GPUJIT_DOUBLE_CACHE=dir` | where compiled modules are cached (default `$TMPDIR/gpujit-driver-double-<uid>`) |
 //!
-//! Exported driver symbols: `cuInit cuDriverGetVersion cuGetErrorName
+//! Exported driver symbols: `cuInit cuDriverGetVersion cuGetExportTable cuGetErrorName
 //! cuGetErrorString cuDeviceGet cuDeviceGetCount cuDeviceGetName
 //! cuDeviceGetUuid cuDeviceGetUuid_v2 cuDeviceGetAttribute
 //! cuDeviceTotalMem_v2 cuDevicePrimaryCtxRetain cuDevicePrimaryCtxRelease_v2

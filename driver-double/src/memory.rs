@@ -522,7 +522,15 @@ pub extern "C" fn cuMemcpyPeerAsync(
     })
 }
 
-fn memset(d: &mut Driver, stream: usize, dst: u64, value: u32, width: usize, count: usize, sync: bool) -> Result<(), CuResult> {
+fn memset(
+    d: &mut Driver,
+    stream: usize,
+    dst: u64,
+    value: u32,
+    width: usize,
+    count: usize,
+    sync: bool,
+) -> Result<(), CuResult> {
     let s = if sync { sync_stream(d)? } else { stream };
     let s = d.stream(s)?;
     if width == 4 && dst % 4 != 0 {
@@ -530,7 +538,15 @@ fn memset(d: &mut Driver, stream: usize, dst: u64, value: u32, width: usize, cou
     }
     let len = count.checked_mul(width).ok_or(CUDA_ERROR_INVALID_VALUE)?;
     check_device(d, dst, len, "cuMemset")?;
-    d.enqueue(s, Op::Memset { dst, value, width, count })?;
+    d.enqueue(
+        s,
+        Op::Memset {
+            dst,
+            value,
+            width,
+            count,
+        },
+    )?;
     if sync {
         d.flush(s)?;
     }
@@ -546,7 +562,9 @@ pub extern "C" fn cuMemsetD8_v2(dst: u64, value: u8, n: usize) -> CuResult {
 /// `cuMemsetD8Async`.
 #[no_mangle]
 pub extern "C" fn cuMemsetD8Async(dst: u64, value: u8, n: usize, stream: *mut c_void) -> CuResult {
-    entry("cuMemsetD8Async", |d| memset(d, stream as usize, dst, value as u32, 1, n, false))
+    entry("cuMemsetD8Async", |d| {
+        memset(d, stream as usize, dst, value as u32, 1, n, false)
+    })
 }
 
 /// `cuMemsetD32_v2` (`dst` 4-byte aligned).
@@ -558,7 +576,9 @@ pub extern "C" fn cuMemsetD32_v2(dst: u64, value: u32, n: usize) -> CuResult {
 /// `cuMemsetD32Async` (`dst` 4-byte aligned).
 #[no_mangle]
 pub extern "C" fn cuMemsetD32Async(dst: u64, value: u32, n: usize, stream: *mut c_void) -> CuResult {
-    entry("cuMemsetD32Async", |d| memset(d, stream as usize, dst, value, 4, n, false))
+    entry("cuMemsetD32Async", |d| {
+        memset(d, stream as usize, dst, value, 4, n, false)
+    })
 }
 
 #[cfg(test)]

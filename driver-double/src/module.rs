@@ -91,7 +91,11 @@ const BUILD_VERSION: &str = "gpujit-driver-double build 1; g++ -std=c++20 -O2";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CType {
     /// `[const] T* __restrict__`: an array.
-    Pointer { elem: &'static str, size: usize, is_const: bool },
+    Pointer {
+        elem: &'static str,
+        size: usize,
+        is_const: bool,
+    },
     /// A scalar by value.
     Scalar { name: &'static str, size: usize },
 }
@@ -170,7 +174,9 @@ fn is_dim_name(name: &str, p: &str, k: usize, one_d: bool) -> bool {
     let base = if one_d { format!("{p}_len") } else { format!("{p}_d{k}") };
     match name.strip_prefix(&base) {
         Some("") | Some("_") => true,
-        Some(rest) => rest.strip_prefix('_').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
+        Some(rest) => rest
+            .strip_prefix('_')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
         None => false,
     }
 }
@@ -200,14 +206,21 @@ pub fn signatures(source: &str) -> Result<Vec<Signature>, String> {
             }
         }
         // Give each pointer the extents that follow it.
-        let u64_named = |p: &CParam| p.ty == CType::Scalar { name: "unsigned long long", size: 8 };
+        let u64_named = |p: &CParam| {
+            p.ty == CType::Scalar {
+                name: "unsigned long long",
+                size: 8,
+            }
+        };
         for i in 0..params.len() {
             if !matches!(params[i].ty, CType::Pointer { .. }) {
                 continue;
             }
             let p = params[i].name.clone();
             let mut dims = Vec::new();
-            let one_d = params.get(i + 1).is_some_and(|q| u64_named(q) && is_dim_name(&q.name, &p, 0, true));
+            let one_d = params
+                .get(i + 1)
+                .is_some_and(|q| u64_named(q) && is_dim_name(&q.name, &p, 0, true));
             while let Some(q) = params.get(i + 1 + dims.len()) {
                 let k = dims.len();
                 if !u64_named(q) || !is_dim_name(&q.name, &p, k, one_d) || (one_d && k == 1) || k == 3 {
@@ -348,7 +361,9 @@ pub fn build(tu: &str) -> Result<PathBuf, (CuResult, String)> {
     let unique = format!(
         "{key}.{}.{:x}",
         std::process::id(),
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
     );
     let shim_dir = dir.join(format!("shim.{unique}"));
     std::fs::create_dir_all(&shim_dir).map_err(io)?;
@@ -358,7 +373,16 @@ pub fn build(tu: &str) -> Result<PathBuf, (CuResult, String)> {
     std::fs::write(&cpp, tu).map_err(io)?;
     let cxx = std::env::var("GPUJIT_DOUBLE_CXX").unwrap_or_else(|_| "g++".into());
     let out = std::process::Command::new(&cxx)
-        .args(["-std=c++20", "-O2", "-shared", "-fPIC", "-pthread", "-w", "-fvisibility=hidden", "-I"])
+        .args([
+            "-std=c++20",
+            "-O2",
+            "-shared",
+            "-fPIC",
+            "-pthread",
+            "-w",
+            "-fvisibility=hidden",
+            "-I",
+        ])
         .arg(&shim_dir)
         .arg(&cpp)
         .arg("-o")
@@ -464,7 +488,10 @@ fn load(module_out: *mut *mut c_void, source: Result<String, CuResult>, name: &s
     if pre != CUDA_SUCCESS {
         return pre;
     }
-    match source.and_then(|s| load_source(&s)).and_then(|k| register(module_out, k)) {
+    match source
+        .and_then(|s| load_source(&s))
+        .and_then(|k| register(module_out, k))
+    {
         Ok(()) => CUDA_SUCCESS,
         Err(code) => code,
     }
@@ -535,7 +562,11 @@ pub extern "C" fn cuModuleUnload(module: *mut c_void) -> CuResult {
 /// # Safety
 /// `out` is null or valid for one write; `name` is null or a C string.
 #[no_mangle]
-pub unsafe extern "C" fn cuModuleGetFunction(out: *mut *mut c_void, module: *mut c_void, name: *const c_char) -> CuResult {
+pub unsafe extern "C" fn cuModuleGetFunction(
+    out: *mut *mut c_void,
+    module: *mut c_void,
+    name: *const c_char,
+) -> CuResult {
     entry("cuModuleGetFunction", |d| {
         d.initialized()?;
         if name.is_null() || out.is_null() {
@@ -544,7 +575,12 @@ pub unsafe extern "C" fn cuModuleGetFunction(out: *mut *mut c_void, module: *mut
         // SAFETY: a C string by the caller's contract.
         let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
         let m = d.modules.get(&(module as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
-        let kernel = m.kernels.iter().find(|k| k.sig.name == name).cloned().ok_or(CUDA_ERROR_NOT_FOUND)?;
+        let kernel = m
+            .kernels
+            .iter()
+            .find(|k| k.sig.name == name)
+            .cloned()
+            .ok_or(CUDA_ERROR_NOT_FOUND)?;
         let h = d.handle();
         d.functions.insert(
             h,
@@ -561,7 +597,12 @@ pub unsafe extern "C" fn cuModuleGetFunction(out: *mut *mut c_void, module: *mut
 
 /// `cuModuleGetGlobal_v2`: kernels from gpujit have no `__device__` globals.
 #[no_mangle]
-pub extern "C" fn cuModuleGetGlobal_v2(_dptr: *mut u64, _bytes: *mut usize, module: *mut c_void, _name: *const c_char) -> CuResult {
+pub extern "C" fn cuModuleGetGlobal_v2(
+    _dptr: *mut u64,
+    _bytes: *mut usize,
+    module: *mut c_void,
+    _name: *const c_char,
+) -> CuResult {
     entry("cuModuleGetGlobal_v2", |d| {
         d.initialized()?;
         d.modules.get(&(module as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
@@ -589,14 +630,14 @@ pub unsafe extern "C" fn cuFuncGetAttribute(pi: *mut c_int, attrib: u32, f: *mut
         let func = d.function(f as usize)?;
         let sm = d.config.sm;
         let v = match attrib {
-            0 => 1024,                                // MAX_THREADS_PER_BLOCK
-            1..=3 => 0,                               // SHARED, CONST, LOCAL sizes
-            4 => 32,                                  // NUM_REGS
-            5 | 6 => sm,                              // PTX_VERSION, BINARY_VERSION
-            7 => 0,                                   // CACHE_MODE_CA
-            8 => func.max_dynamic_shared as c_int,    // MAX_DYNAMIC_SHARED_SIZE_BYTES
-            9 => -1,                                  // PREFERRED_SHARED_MEMORY_CARVEOUT
-            10..=16 => 0,                             // cluster attributes
+            0 => 1024,                             // MAX_THREADS_PER_BLOCK
+            1..=3 => 0,                            // SHARED, CONST, LOCAL sizes
+            4 => 32,                               // NUM_REGS
+            5 | 6 => sm,                           // PTX_VERSION, BINARY_VERSION
+            7 => 0,                                // CACHE_MODE_CA
+            8 => func.max_dynamic_shared as c_int, // MAX_DYNAMIC_SHARED_SIZE_BYTES
+            9 => -1,                               // PREFERRED_SHARED_MEMORY_CARVEOUT
+            10..=16 => 0,                          // cluster attributes
             _ => return Err(CUDA_ERROR_INVALID_VALUE),
         };
         // SAFETY: out-pointer per the caller's contract; null is rejected.
@@ -653,7 +694,10 @@ mod tests {
         assert_eq!(p[4].dims, [5, 6]);
         assert!(matches!(p[4].ty, CType::Pointer { is_const: false, .. }));
         let t = signatures(TILED).unwrap();
-        assert_eq!(t[0].params.iter().map(|p| p.dims.len()).collect::<Vec<_>>(), [2, 0, 0, 2, 0, 0, 2, 0, 0]);
+        assert_eq!(
+            t[0].params.iter().map(|p| p.dims.len()).collect::<Vec<_>>(),
+            [2, 0, 0, 2, 0, 0, 2, 0, 0]
+        );
     }
 
     #[test]
@@ -663,7 +707,13 @@ mod tests {
         let s = &signatures(src).unwrap()[0];
         assert_eq!(s.params[0].dims, [1]);
         assert_eq!(s.params[3].dims, [4, 5]);
-        assert_eq!(s.params[2].ty, CType::Scalar { name: "unsigned long long", size: 8 });
+        assert_eq!(
+            s.params[2].ty,
+            CType::Scalar {
+                name: "unsigned long long",
+                size: 8
+            }
+        );
         assert_eq!(s.params[7].size(), 1);
         let bad = "extern \"C\" __global__ void k(half* __restrict__ x) {}";
         assert!(signatures(bad).unwrap_err().contains("half* __restrict__ x"));
@@ -684,16 +734,25 @@ mod tests {
         assert_eq!(unsafe { source_of_image(c.as_ptr().cast()) }.unwrap(), TILED);
         let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0";
         // SAFETY: NUL within the first bytes.
-        assert_eq!(unsafe { source_of_image(elf.as_ptr().cast()) }, Err(CUDA_ERROR_INVALID_IMAGE));
+        assert_eq!(
+            unsafe { source_of_image(elf.as_ptr().cast()) },
+            Err(CUDA_ERROR_INVALID_IMAGE)
+        );
         let short = b"ab\0";
         // SAFETY: NUL-terminated.
-        assert_eq!(unsafe { source_of_image(short.as_ptr().cast()) }, Err(CUDA_ERROR_INVALID_IMAGE));
+        assert_eq!(
+            unsafe { source_of_image(short.as_ptr().cast()) },
+            Err(CUDA_ERROR_INVALID_IMAGE)
+        );
     }
 
     #[test]
     fn launchers_unpack_by_c_type() {
         let tu = translation_unit(TILED, &signatures(TILED).unwrap());
-        assert!(tu.contains("*(const float**)args[0], *(unsigned long long*)args[1]"), "{tu}");
+        assert!(
+            tu.contains("*(const float**)args[0], *(unsigned long long*)args[1]"),
+            "{tu}"
+        );
         assert!(tu.contains("run(g, b, true, false, workers"), "{tu}");
         let tu = translation_unit(GRAY, &signatures(GRAY).unwrap());
         assert!(tu.contains("run(g, b, false, true, workers"), "{tu}");

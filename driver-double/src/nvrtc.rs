@@ -9,10 +9,12 @@
 //!
 //! The real library is `GPUJIT_DOUBLE_REAL_NVRTC` (a file, or a folder
 //! holding `libnvrtc.so.13`/`.12`/`libnvrtc.so`), else the copy that
-//! `scripts/install-nvrtc.sh` puts in `~/.cache/gpujit/`. It is opened with
-//! `RTLD_DEEPBIND` so that its own calls to `nvrtc*` never land here, and its
-//! `libnvrtc-builtins.so.M.m` is preloaded from its folder (NVRTC opens it by
-//! bare name; the pip wheel has no RUNPATH).
+//! `scripts/install-nvrtc.sh` puts in `~/.cache/gpujit/`. It is opened
+//! `RTLD_LOCAL` (not `RTLD_DEEPBIND`, with which NVRTC 13 crashes while
+//! compiling), and its `libnvrtc-builtins.so.M.m` is preloaded from its folder
+//! (NVRTC opens it by bare name; the pip wheel has no RUNPATH). NVRTC's own
+//! calls do not go through its exported `nvrtc*` names (the tests compare the
+//! forwarded PTX with the real one byte for byte).
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void};
@@ -87,7 +89,7 @@ fn open(path: &Path, flags: c_int) -> Result<libloading::Library, String> {
 
 fn load() -> Result<Real, String> {
     let path = real_path();
-    let lib = open(&path, libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND)?;
+    let lib = open(&path, libc::RTLD_NOW | libc::RTLD_LOCAL)?;
     let lib: &'static libloading::Library = Box::leak(Box::new(lib));
     macro_rules! sym {
         ($name:literal) => {
@@ -99,7 +101,9 @@ fn load() -> Result<Real, String> {
     macro_rules! opt {
         ($name:literal) => {
             // SAFETY: as above; absent in old NVRTC versions.
-            unsafe { lib.get(concat!($name, "\0").as_bytes()) }.ok().map(|s| *s)
+            unsafe { lib.get(concat!($name, "\0").as_bytes()) }
+                .ok()
+                .map(|s| *s)
         };
     }
     let real = Real {
@@ -129,7 +133,10 @@ fn load() -> Result<Real, String> {
     }
     let builtins = format!("libnvrtc-builtins.so.{major}.{minor}");
     let mut dirs: Vec<PathBuf> = path.parent().map(Path::to_path_buf).into_iter().collect();
-    if let Some(real_dir) = std::fs::canonicalize(&path).ok().and_then(|p| p.parent().map(Path::to_path_buf)) {
+    if let Some(real_dir) = std::fs::canonicalize(&path)
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+    {
         dirs.push(real_dir);
     }
     // Best effort: with the builtins on the loader path, a bare name works too.
@@ -161,7 +168,11 @@ fn sources() -> &'static Mutex<HashMap<usize, String>> {
 }
 
 fn source_of(prog: Program) -> Option<String> {
-    sources().lock().unwrap_or_else(|e| e.into_inner()).get(&(prog as usize)).cloned()
+    sources()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&(prog as usize))
+        .cloned()
 }
 
 /// Reads one of NVRTC's size+get outputs into bytes, without the trailing NUL
@@ -307,12 +318,19 @@ pub unsafe extern "C" fn nvrtcCreateProgram(
     headers: *const *const c_char,
     include_names: *const *const c_char,
 ) -> NvrtcResult {
-    let Some(r) = real() else { return NVRTC_ERROR_INTERNAL_ERROR };
+    let Some(r) = real() else {
+        return NVRTC_ERROR_INTERNAL_ERROR;
+    };
     // SAFETY: forwarded contract.
     let res = unsafe { (r.create)(prog, src, name, num_headers, headers, include_names) };
     if res == NVRTC_SUCCESS {
         // SAFETY: NVRTC succeeded, so `prog` was written and `src` is a C string.
-        let (p, s) = unsafe { (*prog as usize, std::ffi::CStr::from_ptr(src).to_string_lossy().into_owned()) };
+        let (p, s) = unsafe {
+            (
+                *prog as usize,
+                std::ffi::CStr::from_ptr(src).to_string_lossy().into_owned(),
+            )
+        };
         sources().lock().unwrap_or_else(|e| e.into_inner()).insert(p, s);
     }
     res
@@ -324,7 +342,9 @@ pub unsafe extern "C" fn nvrtcCreateProgram(
 /// As NVRTC's.
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcDestroyProgram(prog: *mut Program) -> NvrtcResult {
-    let Some(r) = real() else { return NVRTC_ERROR_INTERNAL_ERROR };
+    let Some(r) = real() else {
+        return NVRTC_ERROR_INTERNAL_ERROR;
+    };
     if !prog.is_null() {
         // SAFETY: non-null, readable by the caller's contract.
         let p = unsafe { *prog } as usize;
@@ -350,7 +370,9 @@ pub unsafe extern "C" fn nvrtcCompileProgram(prog: Program, n: c_int, options: *
 /// As NVRTC's.
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcGetPTXSize(prog: Program, size: *mut usize) -> NvrtcResult {
-    let Some(r) = real() else { return NVRTC_ERROR_INTERNAL_ERROR };
+    let Some(r) = real() else {
+        return NVRTC_ERROR_INTERNAL_ERROR;
+    };
     // SAFETY: forwarded contract.
     unsafe { emit_size(size, annotated_ptx(r, prog)) }
 }
@@ -361,7 +383,9 @@ pub unsafe extern "C" fn nvrtcGetPTXSize(prog: Program, size: *mut usize) -> Nvr
 /// As NVRTC's: `ptx` holds `nvrtcGetPTXSize` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcGetPTX(prog: Program, ptx: *mut c_char) -> NvrtcResult {
-    let Some(r) = real() else { return NVRTC_ERROR_INTERNAL_ERROR };
+    let Some(r) = real() else {
+        return NVRTC_ERROR_INTERNAL_ERROR;
+    };
     // SAFETY: forwarded contract.
     unsafe { emit(ptx, annotated_ptx(r, prog)) }
 }
@@ -372,7 +396,9 @@ pub unsafe extern "C" fn nvrtcGetPTX(prog: Program, ptx: *mut c_char) -> NvrtcRe
 /// As NVRTC's.
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcGetCUBINSize(prog: Program, size: *mut usize) -> NvrtcResult {
-    let Some(r) = real() else { return NVRTC_ERROR_INTERNAL_ERROR };
+    let Some(r) = real() else {
+        return NVRTC_ERROR_INTERNAL_ERROR;
+    };
     // SAFETY: forwarded contract.
     unsafe { emit_size(size, container(r, prog)) }
 }
@@ -383,7 +409,9 @@ pub unsafe extern "C" fn nvrtcGetCUBINSize(prog: Program, size: *mut usize) -> N
 /// As NVRTC's: `cubin` holds `nvrtcGetCUBINSize` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcGetCUBIN(prog: Program, cubin: *mut c_char) -> NvrtcResult {
-    let Some(r) = real() else { return NVRTC_ERROR_INTERNAL_ERROR };
+    let Some(r) = real() else {
+        return NVRTC_ERROR_INTERNAL_ERROR;
+    };
     // SAFETY: forwarded contract.
     unsafe { emit(cubin, container(r, prog)) }
 }
@@ -426,7 +454,11 @@ pub unsafe extern "C" fn nvrtcAddNameExpression(prog: Program, name: *const c_ch
 /// # Safety
 /// As NVRTC's.
 #[no_mangle]
-pub unsafe extern "C" fn nvrtcGetLoweredName(prog: Program, name: *const c_char, lowered: *mut *const c_char) -> NvrtcResult {
+pub unsafe extern "C" fn nvrtcGetLoweredName(
+    prog: Program,
+    name: *const c_char,
+    lowered: *mut *const c_char,
+) -> NvrtcResult {
     match real().and_then(|r| r.lowered_name) {
         // SAFETY: forwarded contract.
         Some(f) => unsafe { f(prog, name, lowered) },

@@ -246,14 +246,24 @@ impl Driver {
     /// events, modules and memory (CUDA frees them with the context). A
     /// primary context's handle stays, inactive, for the next retain.
     pub fn retire_context(&mut self, ctx: usize) {
-        let streams: Vec<usize> = self.streams.iter().filter(|(_, s)| s.ctx == ctx).map(|(h, _)| *h).collect();
+        let streams: Vec<usize> = self
+            .streams
+            .iter()
+            .filter(|(_, s)| s.ctx == ctx)
+            .map(|(h, _)| *h)
+            .collect();
         for s in &streams {
             let _ = self.flush(*s);
         }
         let default_stream = self.contexts.get(&ctx).map(|c| c.default_stream);
         self.streams.retain(|h, s| s.ctx != ctx || Some(*h) == default_stream);
         self.events.retain(|_, e| e.ctx != ctx);
-        let modules: Vec<usize> = self.modules.iter().filter(|(_, m)| m.ctx == ctx).map(|(h, _)| *h).collect();
+        let modules: Vec<usize> = self
+            .modules
+            .iter()
+            .filter(|(_, m)| m.ctx == ctx)
+            .map(|(h, _)| *h)
+            .collect();
         for m in modules {
             self.modules.remove(&m);
             self.functions.retain(|_, f| f.module != m);

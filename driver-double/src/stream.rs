@@ -35,14 +35,40 @@ pub enum HostSrc {
 
 /// One piece of stream work.
 pub enum Op {
-    HtoD { dst: u64, src: HostSrc, len: usize },
-    DtoH { dst: u64, src: u64, len: usize, pinned: bool },
-    DtoD { dst: u64, src: u64, len: usize },
-    Memset { dst: u64, value: u32, width: usize, count: usize },
+    HtoD {
+        dst: u64,
+        src: HostSrc,
+        len: usize,
+    },
+    DtoH {
+        dst: u64,
+        src: u64,
+        len: usize,
+        pinned: bool,
+    },
+    DtoD {
+        dst: u64,
+        src: u64,
+        len: usize,
+    },
+    Memset {
+        dst: u64,
+        value: u32,
+        width: usize,
+        count: usize,
+    },
     Launch(Box<Launch>),
-    Free { ptr: u64 },
-    Record { event: usize, generation: u64 },
-    Host { f: unsafe extern "C" fn(*mut c_void), data: usize },
+    Free {
+        ptr: u64,
+    },
+    Record {
+        event: usize,
+        generation: u64,
+    },
+    Host {
+        f: unsafe extern "C" fn(*mut c_void),
+        data: usize,
+    },
 }
 
 pub struct Stream {
@@ -144,7 +170,12 @@ impl Driver {
 
     /// Runs every stream of a context (`cuCtxSynchronize`).
     pub fn sync_context(&mut self, ctx: usize) -> Result<(), CuResult> {
-        let streams: Vec<usize> = self.streams.iter().filter(|(_, s)| s.ctx == ctx).map(|(h, _)| *h).collect();
+        let streams: Vec<usize> = self
+            .streams
+            .iter()
+            .filter(|(_, s)| s.ctx == ctx)
+            .map(|(h, _)| *h)
+            .collect();
         for s in streams {
             let _ = self.flush(s);
         }
@@ -162,11 +193,13 @@ impl Driver {
         let m = &self.memory;
         match op {
             Op::HtoD { dst, src, len } => {
-                m.check(dst, len, false, None).map_err(|b| fault("copy to device", dst, b))?;
+                m.check(dst, len, false, None)
+                    .map_err(|b| fault("copy to device", dst, b))?;
                 let from = match &src {
                     HostSrc::Owned(v) => v.as_ptr(),
                     HostSrc::Pinned(p) => {
-                        m.check(*p, len, true, None).map_err(|b| fault("copy from pinned memory", *p, b))?;
+                        m.check(*p, len, true, None)
+                            .map_err(|b| fault("copy from pinned memory", *p, b))?;
                         *p as *const u8
                     }
                 };
@@ -174,22 +207,32 @@ impl Driver {
                 unsafe { std::ptr::copy(from, dst as *mut u8, len) };
             }
             Op::DtoH { dst, src, len, pinned } => {
-                m.check(src, len, false, None).map_err(|b| fault("copy from device", src, b))?;
+                m.check(src, len, false, None)
+                    .map_err(|b| fault("copy from device", src, b))?;
                 if pinned {
-                    m.check(dst, len, true, None).map_err(|b| fault("copy to pinned memory", dst, b))?;
+                    m.check(dst, len, true, None)
+                        .map_err(|b| fault("copy to pinned memory", dst, b))?;
                 }
                 // SAFETY: `src` was just checked; pinned `dst` too; pageable `dst`
                 // is valid because such a copy runs before its call returns.
                 unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) };
             }
             Op::DtoD { dst, src, len } => {
-                m.check(src, len, false, None).map_err(|b| fault("copy from device", src, b))?;
-                m.check(dst, len, false, None).map_err(|b| fault("copy to device", dst, b))?;
+                m.check(src, len, false, None)
+                    .map_err(|b| fault("copy from device", src, b))?;
+                m.check(dst, len, false, None)
+                    .map_err(|b| fault("copy to device", dst, b))?;
                 // SAFETY: both ranges were just checked; `copy` allows overlap.
                 unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) };
             }
-            Op::Memset { dst, value, width, count } => {
-                m.check(dst, width * count, false, None).map_err(|b| fault("memset", dst, b))?;
+            Op::Memset {
+                dst,
+                value,
+                width,
+                count,
+            } => {
+                m.check(dst, width * count, false, None)
+                    .map_err(|b| fault("memset", dst, b))?;
                 if width == 1 {
                     // SAFETY: the range was just checked.
                     unsafe { std::ptr::write_bytes(dst as *mut u8, value as u8, count) };
@@ -428,7 +471,9 @@ pub unsafe extern "C" fn cuEventElapsedTime(ms: *mut f32, start: *mut c_void, en
 /// `ms` is null or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn cuEventElapsedTime_v2(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> CuResult {
-    entry("cuEventElapsedTime_v2", |d| elapsed(d, ms, start as usize, end as usize))
+    entry("cuEventElapsedTime_v2", |d| {
+        elapsed(d, ms, start as usize, end as usize)
+    })
 }
 
 /// `cuEventDestroy_v2`: a pending record may still complete; nothing waits on it.
