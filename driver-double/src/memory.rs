@@ -533,7 +533,7 @@ fn memset(
 ) -> Result<(), CuResult> {
     let s = if sync { sync_stream(d)? } else { stream };
     let s = d.stream(s)?;
-    if width == 4 && dst % 4 != 0 {
+    if width == 4 && dst & 3 != 0 {
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
     let len = count.checked_mul(width).ok_or(CUDA_ERROR_INVALID_VALUE)?;

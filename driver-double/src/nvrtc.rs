@@ -148,17 +148,16 @@ fn load() -> Result<Real, String> {
 
 fn real() -> Option<&'static Real> {
     static REAL: OnceLock<Result<Real, String>> = OnceLock::new();
-    match REAL.get_or_init(|| {
+    REAL.get_or_init(|| {
         load().inspect_err(|e| {
             eprintln!(
                 "gpujit-driver-double: no real NVRTC to forward to: {e} \
                  (set GPUJIT_DOUBLE_REAL_NVRTC, or run scripts/install-nvrtc.sh)"
             )
         })
-    }) {
-        Ok(r) => Some(r),
-        Err(_) => None,
-    }
+    })
+    .as_ref()
+    .ok()
 }
 
 /// Each live program's source, by program handle.
