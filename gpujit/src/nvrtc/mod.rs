@@ -48,12 +48,16 @@
 //! # }
 //! ```
 
+mod cache;
 mod find;
+mod resources;
 mod sys;
 
 use std::ffi::{c_char, c_int, CString};
 
+pub use cache::{Cache, ENV_CACHE, ENV_CACHE_DIR};
 pub use find::{find_nvrtc, ENV_NVRTC_DIR, ENV_NVRTC_PATH};
+pub use resources::Resources;
 use sys::{api, Api, NvrtcResult, Program, NVRTC_ERROR_BUILTIN_OPERATION_FAILURE, NVRTC_SUCCESS};
 pub use sys::{library_path, load};
 
@@ -78,6 +82,16 @@ pub struct Ptx {
     /// warnings, or empty. Lines look like
     /// `kernel.cu(3): warning #177-D: variable "x" was declared but never referenced`.
     pub log: String,
+    /// Whether the text was read from the on-disk [`Cache`] rather than
+    /// compiled now.
+    pub from_cache: bool,
+}
+
+impl std::fmt::Display for Ptx {
+    /// The PTX text.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
 }
 
 impl Ptx {
@@ -126,6 +140,46 @@ pub fn supported_archs() -> Result<Vec<i32>> {
     }
 }
 
+/// A CUBIN produced by [`compile_cubin`]: machine code for one real
+/// architecture, ready for `cuModuleLoadData`, with NVRTC's program log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cubin {
+    /// The ELF image (`nvrtcGetCUBIN`), starting with `\x7fELF`.
+    pub image: Vec<u8>,
+    /// The program log: warnings, and ptxas's resource report
+    /// (`ptxas info    : Used 32 registers, ...`, see [`Cubin::resources`]).
+    pub log: String,
+    /// The compute capability it was compiled for: `(9, 0)` is `sm_90`.
+    pub arch: (u32, u32),
+    /// The kernel it was compiled for (its `extern "C"` entry name).
+    pub entry: String,
+    /// Whether it was read from the on-disk [`Cache`] rather than compiled now.
+    pub from_cache: bool,
+}
+
+impl Cubin {
+    /// Whether NVRTC or ptxas reported any warning (the log contains `warning`).
+    pub fn has_warnings(&self) -> bool {
+        self.log.contains("warning")
+    }
+
+    /// The entry's registers, spills and shared, local and constant memory,
+    /// as ptxas reported them in [`Cubin::log`].
+    ///
+    /// # Errors
+    /// [`Error::NvrtcCompile`] when the log holds no report for the entry
+    /// (a log that is not from [`compile_cubin`]).
+    pub fn resources(&self) -> Result<Resources> {
+        Resources::parse(&self.log, &self.entry).ok_or_else(|| Error::NvrtcCompile {
+            kernel: self.entry.clone(),
+            log: format!(
+                "no ptxas resource report for `{}` in the log:\n{}",
+                self.entry, self.log
+            ),
+        })
+    }
+}
+
 /// Destroys the program when dropped.
 struct ProgramGuard<'a> {
     api: &'a Api,
@@ -145,16 +199,19 @@ impl ProgramGuard<'_> {
     /// `nvrtcGetProgramLog`, without the trailing NUL.
     fn log(&self) -> String {
         self.read(self.api.get_program_log_size, self.api.get_program_log)
+            .map(|bytes| text_before_nul(&bytes))
             .unwrap_or_default()
     }
 
+    /// One of NVRTC's outputs, as many bytes as its `...Size` call says
+    /// (text outputs include their NUL; a CUBIN is binary and may hold NULs).
     fn read(
         &self,
         size_fn: unsafe extern "C" fn(Program, *mut usize) -> NvrtcResult,
         get_fn: unsafe extern "C" fn(Program, *mut c_char) -> NvrtcResult,
-    ) -> std::result::Result<String, NvrtcResult> {
+    ) -> std::result::Result<Vec<u8>, NvrtcResult> {
         let mut size = 0usize;
-        // SAFETY: the buffer is `size` bytes as NVRTC asked (it includes the NUL).
+        // SAFETY: `prog` is valid; the buffer is `size` bytes, as NVRTC asked.
         unsafe {
             let r = size_fn(self.prog, &mut size);
             if r != NVRTC_SUCCESS {
@@ -165,32 +222,50 @@ impl ProgramGuard<'_> {
             if r != NVRTC_SUCCESS {
                 return Err(r);
             }
-            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-            buf.truncate(end);
-            Ok(String::from_utf8_lossy(&buf).into_owned())
+            buf.truncate(size);
+            Ok(buf)
         }
     }
 }
 
-/// Compiles CUDA C++ `source` to PTX for the virtual architecture `arch`
-/// (`"compute_90"`, see [`TARGET_ARCH`], [`OLDEST_ARCH`],
-/// [`supported_archs`]). Mirrors `nvrtcCreateProgram` (program name
-/// `<kernel_name>.cu`, no headers) + `nvrtcCompileProgram` with the options
-/// `--gpu-architecture=<arch> -default-device --std=c++17` + `nvrtcGetPTX` +
-/// `nvrtcGetProgramLog`. `kernel_name` names the program in messages only;
-/// the source should declare its kernels `extern "C" __global__` so that
-/// their PTX `.entry` names are unmangled. Warnings do not fail the compile:
-/// they are in [`Ptx::log`] (NVRTC reports them without any flag).
-/// Loads NVRTC first ([`load`]). Thread-safe.
-///
-/// # Errors
-/// * [`Error::NvrtcUnavailable`] as for [`load`], or when NVRTC cannot use
-///   its builtins library (`NVRTC_ERROR_BUILTIN_OPERATION_FAILURE`).
-/// * [`Error::NvrtcCompile`] with NVRTC's log when the source does not
-///   compile (`kernel.cu(1): error: expected a ";"`), when `arch` is invalid
-///   or unsupported (`invalid value for --gpu-architecture`), when `source`
-///   or `kernel_name` contains a NUL byte, or when another NVRTC call fails.
-pub fn compile_ptx(source: &str, kernel_name: &str, arch: &str) -> Result<Ptx> {
+/// The text up to the first NUL.
+fn text_before_nul(bytes: &[u8]) -> String {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}
+
+/// Which of NVRTC's outputs a compile returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Output {
+    /// PTX text (`nvrtcGetPTX`), without the NUL.
+    Ptx,
+    /// The CUBIN (`nvrtcGetCUBIN`): needs a real `sm_XY` architecture.
+    Cubin,
+}
+
+/// The options of every compile: `--gpu-architecture=<arch> -default-device
+/// --std=c++17`, and for a CUBIN `--ptxas-options=-v` (ptxas then writes
+/// its resource usage into the log, see [`Resources`]).
+pub(crate) fn options(arch: &str, output: Output) -> Vec<String> {
+    let mut options = vec![
+        format!("--gpu-architecture={arch}"),
+        "-default-device".into(),
+        "--std=c++17".into(),
+    ];
+    if output == Output::Cubin {
+        options.push("--ptxas-options=-v".into());
+    }
+    options
+}
+
+/// Compiles `source` with `options` and returns the chosen output and the
+/// program log. See [`compile_ptx`] for the errors.
+pub(crate) fn compile(
+    source: &str,
+    kernel_name: &str,
+    options: &[String],
+    output: Output,
+) -> Result<(Vec<u8>, String)> {
     let api = api()?;
     let compile_err = |log: String| Error::NvrtcCompile {
         kernel: kernel_name.to_string(),
@@ -199,16 +274,11 @@ pub fn compile_ptx(source: &str, kernel_name: &str, arch: &str) -> Result<Ptx> {
     let c_source = CString::new(source).map_err(|_| compile_err("the CUDA source contains a NUL byte".into()))?;
     let c_name = CString::new(format!("{kernel_name}.cu"))
         .map_err(|_| compile_err("the kernel name contains a NUL byte".into()))?;
-    let options = [
-        format!("--gpu-architecture={arch}"),
-        "-default-device".into(),
-        "--std=c++17".into(),
-    ];
     let c_options = options
         .iter()
         .map(|o| CString::new(o.as_str()))
         .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|_| compile_err(format!("the architecture {arch:?} contains a NUL byte")))?;
+        .map_err(|_| compile_err(format!("an option contains a NUL byte: {options:?}")))?;
     let option_ptrs: Vec<*const c_char> = c_options.iter().map(|o| o.as_ptr()).collect();
 
     let mut prog: Program = std::ptr::null_mut();
@@ -248,8 +318,94 @@ pub fn compile_ptx(source: &str, kernel_name: &str, arch: &str) -> Result<Ptx> {
         };
         return Err(compile_err(log));
     }
-    let text = guard
-        .read(api.get_ptx_size, api.get_ptx)
-        .map_err(|r| compile_err(format!("nvrtcGetPTX failed: {}\n{log}", api.error_string(r))))?;
-    Ok(Ptx { text, log })
+    let (name, size_fn, get_fn) = match output {
+        Output::Ptx => ("nvrtcGetPTX", api.get_ptx_size, api.get_ptx),
+        Output::Cubin => ("nvrtcGetCUBIN", api.get_cubin_size, api.get_cubin),
+    };
+    let mut bytes = guard
+        .read(size_fn, get_fn)
+        .map_err(|r| compile_err(format!("{name} failed: {}\n{log}", api.error_string(r))))?;
+    if output == Output::Ptx {
+        bytes = text_before_nul(&bytes).into_bytes();
+    }
+    Ok((bytes, log))
+}
+
+/// Compiles CUDA C++ `source` to PTX for the virtual architecture `arch`
+/// (`"compute_90"`, see [`TARGET_ARCH`], [`OLDEST_ARCH`],
+/// [`supported_archs`]), without the on-disk cache ([`Cache::compile_ptx`]
+/// is the cached form). Mirrors `nvrtcCreateProgram` (program name
+/// `<kernel_name>.cu`, no headers) + `nvrtcCompileProgram` with the options
+/// `--gpu-architecture=<arch> -default-device --std=c++17` + `nvrtcGetPTX` +
+/// `nvrtcGetProgramLog`. `kernel_name` names the program in messages only;
+/// the source should declare its kernels `extern "C" __global__` so that
+/// their PTX `.entry` names are unmangled. Warnings do not fail the compile:
+/// they are in [`Ptx::log`] (NVRTC reports them without any flag).
+/// Loads NVRTC first ([`load`]). Thread-safe.
+///
+/// # Errors
+/// * [`Error::NvrtcUnavailable`] as for [`load`], or when NVRTC cannot use
+///   its builtins library (`NVRTC_ERROR_BUILTIN_OPERATION_FAILURE`).
+/// * [`Error::NvrtcCompile`] with NVRTC's log when the source does not
+///   compile (`kernel.cu(1): error: expected a ";"`), when `arch` is invalid
+///   or unsupported (`invalid value for --gpu-architecture`), when `source`
+///   or `kernel_name` contains a NUL byte, or when another NVRTC call fails.
+pub fn compile_ptx(source: &str, kernel_name: &str, arch: &str) -> Result<Ptx> {
+    let (text, log) = compile(source, kernel_name, &options(arch, Output::Ptx), Output::Ptx)?;
+    Ok(Ptx {
+        text: String::from_utf8_lossy(&text).into_owned(),
+        log,
+        from_cache: false,
+    })
+}
+
+/// Compiles CUDA C++ `source` to a CUBIN, the machine code of the real
+/// architecture `arch` (a compute capability: `(9, 0)` is `sm_90`, an H100 or
+/// H200), through the on-disk cache ([`Cache::from_env`]: a repeated compile
+/// of the same source, entry, architecture, NVRTC and options is read back
+/// from disk; [`Cubin::from_cache`] says which). The options are
+/// `--gpu-architecture=sm_XY -default-device --std=c++17
+/// --ptxas-options=-v`; the log holds ptxas's resource report
+/// ([`Cubin::resources`]). `entry` names the program and the kernel whose
+/// resources are reported; declare it `extern "C" __global__`.
+///
+/// A CUBIN is what a launch should load: the driver runs it as is, while
+/// PTX is compiled again by the driver, which refuses PTX from an NVRTC newer
+/// than itself (`CUDA_ERROR_UNSUPPORTED_PTX_VERSION`). Which go together:
+///
+/// | NVRTC | architectures (`supported_archs`) | its CUBIN loads on drivers | its PTX loads on drivers |
+/// |---|---|---|---|
+/// | 13.x | `sm_75` ... `sm_121` | 13.x (R580 and newer), by CUDA's minor-version compatibility | the same 13.x minor or newer |
+/// | 12.x | `sm_50` ... `sm_90`/`sm_120` | 12.x and 13.x | the same 12.x minor or newer |
+///
+/// A CUBIN runs only on its own architecture's major version and the minors
+/// above it (`sm_80` code runs on `sm_86`, not on `sm_90`): compile for the
+/// device's own compute capability.
+///
+/// # Errors
+/// As [`compile_ptx`]; an architecture NVRTC does not support (`(7, 0)` with
+/// NVRTC 13) is [`Error::NvrtcCompile`] with `invalid value for
+/// --gpu-architecture` in its log. A cache that cannot be read or written is
+/// not an error: the compile then simply runs.
+///
+/// ```no_run
+/// let source = r#"extern "C" __global__ void fill(float* v) { v[threadIdx.x] = 1.0f; }"#;
+/// let cubin = gpujit::nvrtc::compile_cubin(source, "fill", (9, 0))?;
+/// assert!(cubin.image.starts_with(b"\x7fELF"));
+/// println!("{:?}, from the cache: {}", cubin.resources()?, cubin.from_cache);
+/// # Ok::<(), gpujit::Error>(())
+/// ```
+pub fn compile_cubin(source: &str, entry: &str, arch: (u32, u32)) -> Result<Cubin> {
+    Cache::from_env().compile_cubin(source, entry, arch)
+}
+
+/// `sm_XY` for the compute capability `(X, Y)`: `(9, 0)` is `sm_90`,
+/// `(12, 1)` is `sm_121`.
+pub fn sm_name(arch: (u32, u32)) -> String {
+    format!("sm_{}{}", arch.0, arch.1)
+}
+
+/// `compute_XY` for the compute capability `(X, Y)`.
+pub fn compute_name(arch: (u32, u32)) -> String {
+    format!("compute_{}{}", arch.0, arch.1)
 }

@@ -35,6 +35,8 @@ pub(super) struct Api {
     pub(super) compile_program: unsafe extern "C" fn(Program, c_int, *const *const c_char) -> NvrtcResult,
     pub(super) get_ptx_size: unsafe extern "C" fn(Program, *mut usize) -> NvrtcResult,
     pub(super) get_ptx: unsafe extern "C" fn(Program, *mut c_char) -> NvrtcResult,
+    pub(super) get_cubin_size: unsafe extern "C" fn(Program, *mut usize) -> NvrtcResult,
+    pub(super) get_cubin: unsafe extern "C" fn(Program, *mut c_char) -> NvrtcResult,
     pub(super) get_program_log_size: unsafe extern "C" fn(Program, *mut usize) -> NvrtcResult,
     pub(super) get_program_log: unsafe extern "C" fn(Program, *mut c_char) -> NvrtcResult,
 }
@@ -142,6 +144,8 @@ unsafe fn open(path: &Path) -> std::result::Result<Api, String> {
         compile_program: sym!("nvrtcCompileProgram"),
         get_ptx_size: sym!("nvrtcGetPTXSize"),
         get_ptx: sym!("nvrtcGetPTX"),
+        get_cubin_size: sym!("nvrtcGetCUBINSize"),
+        get_cubin: sym!("nvrtcGetCUBIN"),
         get_program_log_size: sym!("nvrtcGetProgramLogSize"),
         get_program_log: sym!("nvrtcGetProgramLog"),
     };
