@@ -240,6 +240,7 @@ impl Emitter<'_> {
             Stmt::Return => quote! { return; },
             Stmt::SyncThreads => quote! { #t.syncthreads(); },
             Stmt::Block(b) => self.block(b),
+            Stmt::Line(_) => TokenStream::new(),
         }
     }
 

@@ -12,16 +12,28 @@ use std::fmt::Write;
 
 use crate::model::*;
 
+/// Where the kernel is in its Rust source, for `#line` directives.
+pub struct SourceLines<'a> {
+    /// The file as rustc names it (`src/lib.rs`).
+    pub file: &'a str,
+    /// The line of the `fn`.
+    pub line: u32,
+}
+
 /// The helper functions the kernel needs and the kernel itself, to follow
 /// the declarations of outside constants; and the indices of the outside
 /// constants whose type the text names (their `typedef` must precede it).
-pub fn emit(k: &Kernel) -> (String, BTreeSet<usize>) {
+/// With `lines`, the kernel's signature and statements are preceded by
+/// `#line` directives naming their Rust file and line, so that NVRTC's
+/// messages point at the Rust source.
+pub fn emit(k: &Kernel, lines: Option<SourceLines<'_>>) -> (String, BTreeSet<usize>) {
     let mut e = Emitter {
         k,
         out: String::new(),
         helpers: BTreeSet::new(),
         typed_consts: BTreeSet::new(),
         indent: 1,
+        lines: lines.is_some(),
     };
     for c in &k.body_consts {
         let value = e.expr(&c.value);
@@ -33,6 +45,10 @@ pub fn emit(k: &Kernel) -> (String, BTreeSet<usize>) {
     let mut text = String::new();
     for h in &e.helpers {
         text.push_str(helper_source(h));
+    }
+    if let Some(SourceLines { file, line }) = lines {
+        // Later directives name only a line: the file carries over.
+        let _ = writeln!(text, "#line {line} \"{}\"", c_string_body(file));
     }
     let params: Vec<String> = k.params.iter().flat_map(param_decls).collect();
     let _ = write!(
@@ -77,6 +93,19 @@ struct Emitter<'a> {
     /// Outside constants whose `typedef` the text uses.
     typed_consts: BTreeSet<usize>,
     indent: usize,
+    /// Whether to emit `#line` directives for [`Stmt::Line`].
+    lines: bool,
+}
+
+/// `s` escaped for the inside of a C string literal.
+fn c_string_body(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            '\n' => vec!['\\', 'n'],
+            c => vec![c],
+        })
+        .collect()
 }
 
 fn scalar_of(ty: Ty) -> Option<Scalar> {
@@ -395,6 +424,11 @@ impl Emitter<'_> {
             Stmt::Return => self.line("return;"),
             Stmt::SyncThreads => self.line("__syncthreads();"),
             Stmt::Block(b) => self.nested("", b),
+            Stmt::Line(n) => {
+                if self.lines {
+                    let _ = writeln!(self.out, "#line {n}");
+                }
+            }
         }
     }
 
@@ -407,7 +441,12 @@ impl Emitter<'_> {
         match els {
             None => self.line("}"),
             Some(b) => {
-                if let ([Stmt::If { cond, then, els }], None) = (b.stmts.as_slice(), &b.tail) {
+                // `else { if .. }` (a line marker may precede the `if`).
+                let stmts = match b.stmts.as_slice() {
+                    [Stmt::Line(_), rest @ ..] => rest,
+                    all => all,
+                };
+                if let ([Stmt::If { cond, then, els }], None) = (stmts, &b.tail) {
                     self.if_stmt_chain(cond, then, els.as_ref());
                 } else {
                     self.line("} else {");

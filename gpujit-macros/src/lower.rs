@@ -489,7 +489,14 @@ impl Lower {
         for (i, stmt) in block.stmts.iter().enumerate() {
             match stmt {
                 syn::Stmt::Expr(e, None) if i + 1 == n && value => tail = Some(self.expr(e)),
-                _ => self.stmt(stmt, &mut stmts),
+                _ => {
+                    let before = stmts.len();
+                    self.stmt(stmt, &mut stmts);
+                    let line = stmt.span().start().line;
+                    if stmts.len() > before && line > 0 {
+                        stmts.insert(before, Stmt::Line(line as u32));
+                    }
+                }
             }
         }
         self.scopes.pop();
@@ -1975,7 +1982,7 @@ fn resolve_block(inf: &Infer, b: &mut Block) {
                 resolve_block(inf, body);
             }
             Stmt::Loop { body } | Stmt::Block(body) => resolve_block(inf, body),
-            Stmt::Shared(_) | Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::SyncThreads => {}
+            Stmt::Shared(_) | Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::SyncThreads | Stmt::Line(_) => {}
         }
     }
     if let Some(t) = &mut b.tail {

@@ -456,6 +456,9 @@ pub enum Stmt {
     Return,
     SyncThreads,
     Block(Block),
+    /// The Rust source line of the statements that follow, for the CUDA C's
+    /// `#line` directives; no code.
+    Line(u32),
 }
 
 /// The whole kernel.

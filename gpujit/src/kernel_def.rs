@@ -22,6 +22,9 @@ pub struct KernelDef {
     pub params: &'static [ParamDef],
     /// The CUDA C translation unit (built once, on first call).
     pub cuda_source: fn() -> &'static str,
+    /// The same with `#line` directives pointing at the Rust source: the
+    /// text to hand to NVRTC ([`KernelDef::cubin`]).
+    pub nvrtc_source: fn() -> &'static str,
     /// The native Rust version for the CPU backend.
     pub cpu: CpuEntry,
     /// Whether the kernel calls `syncthreads()` (the CPU backend then runs the

@@ -6,20 +6,21 @@
 use gpujit::__private::KernelDef;
 use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
 
-/// Compiles every kernel's CUDA C to PTX for compute_90 and the oldest
-/// supported architecture and panics on any error or warning. (Run it in a
-/// [`Case`] that needs [`Tool::Nvrtc`].)
+/// Compiles every kernel's CUDA C, as handed to NVRTC (`nvrtc_source`, with
+/// `#line` directives), to PTX for compute_90 and the oldest supported
+/// architecture and panics on any error or warning. (Run it in a [`Case`]
+/// that needs [`Tool::Nvrtc`].)
 pub fn assert_compiles_with_nvrtc(test: &str, kernels: &[&KernelDef]) {
     let mut failures = Vec::new();
     for k in kernels {
         for arch in [TARGET_ARCH, OLDEST_ARCH] {
-            match nvrtc::compile_ptx((k.cuda_source)(), k.entry, arch) {
+            match nvrtc::compile_ptx((k.nvrtc_source)(), k.entry, arch) {
                 Ok(ptx) if ptx.has_warnings() => failures.push(format!("{} ({arch}): warnings:\n{}", k.name, ptx.log)),
                 Ok(ptx) if !ptx.text.contains(&format!(".entry {}", k.entry)) => {
                     failures.push(format!("{} ({arch}): no `.entry {}` in the PTX", k.name, k.entry))
                 }
                 Ok(_) => {}
-                Err(e) => failures.push(format!("{} ({arch}): {e}\n--- source\n{}", k.name, (k.cuda_source)())),
+                Err(e) => failures.push(format!("{} ({arch}): {e}\n--- source\n{}", k.name, (k.nvrtc_source)())),
             }
         }
     }

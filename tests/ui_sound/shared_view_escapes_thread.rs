@@ -20,6 +20,7 @@ static K: KernelDef = KernelDef {
     entry: "k",
     params: &[],
     cuda_source: || "",
+    nvrtc_source: || "",
     cpu: entry,
     uses_barrier: false,
 };

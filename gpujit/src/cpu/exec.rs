@@ -963,6 +963,7 @@ mod tests {
             entry: name,
             params,
             cuda_source: no_source,
+            nvrtc_source: no_source,
             cpu,
             uses_barrier,
         }

@@ -50,6 +50,7 @@
 
 mod cache;
 mod find;
+mod inspect;
 mod resources;
 mod sys;
 
@@ -72,6 +73,10 @@ pub const TARGET_ARCH: &str = "compute_90";
 /// `[75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121]`; `compute_70` is
 /// rejected with "invalid value for --gpu-architecture".
 pub const OLDEST_ARCH: &str = "compute_75";
+
+/// The compute capability a kernel's `ptx()` and `resources()` use by
+/// default: `(9, 0)`, Hopper (`sm_90`, e.g. H100, H200).
+pub const DEFAULT_ARCH: (u32, u32) = (9, 0);
 
 /// PTX text produced by [`compile_ptx`], with NVRTC's program log.
 #[derive(Debug, Clone, PartialEq, Eq)]
