@@ -24,7 +24,6 @@ use gpujit::Error;
 mod common;
 use common::Tool;
 
-#[allow(dead_code)]
 mod kernels;
 #[path = "../examples/matmul.rs"]
 #[allow(dead_code)]

@@ -29,14 +29,15 @@
 //!
 //! - [`gpu_kernel`] translates the function (the kernel language is described
 //!   in [`kernel`]) and generates the launch macro `saxpy![grid, block](...)`
-//!   and the module `saxpy` with `launch`, `cuda_source` and `KERNEL`.
+//!   and the module `saxpy` with `launch`, `cuda_source`, `ptx`, `resources` and `KERNEL`.
 //! - [`DeviceArray`] holds 1-3-D arrays on the current backend ([`to_device`],
 //!   [`device_array`], [`zeros`], [`DeviceArray::copy_to_host`]).
 //! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits;
 //!   [`launch::blocks_for`] computes how many blocks cover `n` elements.
 //! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`).
 //! - [`ndarray`] is the ndarray release gpujit works with (0.17), re-exported.
-//! - [`nvrtc`] finds and drives NVRTC to compile the emitted CUDA C to PTX.
+//! - [`nvrtc`] finds and drives NVRTC: CUBIN and PTX for any architecture,
+//!   an on-disk cache, and each kernel's `ptx()` and `resources()`.
 
 pub mod array;
 // Machinery, not user API: reachable for generated code through `__private`
@@ -65,7 +66,10 @@ pub use error::{Error, Result};
 ///   or a [`Dim3`]; arrays are passed as `&DeviceArray` (read) or
 ///   `&mut DeviceArray` (written), scalars by value;
 /// - a module `name` with `launch(grid, block, args...)` (the same as a
-///   function), `cuda_source()` (the CUDA C) and `KERNEL`.
+///   function), `cuda_source()` (the CUDA C), `nvrtc_source()` (the same
+///   with `#line` directives to the Rust source), `ptx()` / `ptx_for(arch)`
+///   and `resources()` / `resources_for(arch)` (through NVRTC, see
+///   [`nvrtc`]) and `KERNEL`.
 ///
 /// A construct the translator does not support is a compile error at its
 /// span, with a `help:` line.

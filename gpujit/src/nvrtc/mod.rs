@@ -1,5 +1,14 @@
 //! NVRTC, the CUDA runtime compiler: find `libnvrtc`, load it once, and
-//! compile CUDA C to PTX.
+//! compile CUDA C to a CUBIN for a device's real architecture
+//! ([`compile_cubin`], what a launch loads) or to PTX ([`compile_ptx`]),
+//! through an on-disk [`Cache`]; and what ptxas says about a kernel
+//! ([`Resources`]). No GPU is needed for any of it.
+//!
+//! Every `#[gpu_kernel]` module has `ptx()` / `ptx_for(arch)` (its PTX, as
+//! Numba's `inspect_asm()`), `resources()` / `resources_for(arch)` (its
+//! registers, spills, shared and local memory) and `nvrtc_source()` (the
+//! CUDA C handed to NVRTC: `cuda_source()` plus `#line` directives, so that
+//! an NVRTC message names the kernel's Rust file and line).
 //!
 //! gpujit calls the NVRTC C API itself through [`libloading`] rather than
 //! through `cudarc::nvrtc`, because cudarc 0.19 can only `dlopen` NVRTC by
@@ -44,6 +53,11 @@
 //! println!("NVRTC {:?} at {}", gpujit::nvrtc::version()?, gpujit::nvrtc::library_path()?.display());
 //! let ptx = gpujit::nvrtc::compile_ptx(add_one::cuda_source(), "add_one", gpujit::nvrtc::TARGET_ARCH)?;
 //! assert!(ptx.text.contains(".entry add_one"));
+//! println!("{}", add_one::ptx()?); // the same, through the cache
+//! let r = add_one::resources_for((8, 0))?; // sm_80 (A100)
+//! println!("{} registers, {} shared bytes", r.registers, r.shared_bytes);
+//! let cubin = gpujit::nvrtc::compile_cubin(add_one::nvrtc_source(), "add_one", (9, 0))?;
+//! println!("{} bytes of sm_90 code, from the cache: {}", cubin.image.len(), cubin.from_cache);
 //! # Ok(())
 //! # }
 //! ```
@@ -381,7 +395,7 @@ pub fn compile_ptx(source: &str, kernel_name: &str, arch: &str) -> Result<Ptx> {
 /// | NVRTC | architectures (`supported_archs`) | its CUBIN loads on drivers | its PTX loads on drivers |
 /// |---|---|---|---|
 /// | 13.x | `sm_75` ... `sm_121` | 13.x (R580 and newer), by CUDA's minor-version compatibility | the same 13.x minor or newer |
-/// | 12.x | `sm_50` ... `sm_90`/`sm_120` | 12.x and 13.x | the same 12.x minor or newer |
+/// | 12.x | `sm_50` ... `sm_90` (12.0), ... `sm_120` (12.8) | 12.x and 13.x | the same 12.x minor or newer |
 ///
 /// A CUBIN runs only on its own architecture's major version and the minors
 /// above it (`sm_80` code runs on `sm_86`, not on `sm_90`): compile for the
