@@ -42,16 +42,26 @@ pub mod array;
 // Machinery, not user API: reachable for generated code through `__private`
 // only (the user-facing items are re-exported below).
 mod backend;
+mod copies;
 mod cpu;
+mod cuda;
 pub mod error;
+mod gpus;
 pub mod kernel;
 mod kernel_def;
 pub mod launch;
 pub mod nvrtc;
+mod pinned;
 mod scalar;
+pub mod stream;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::{detect, BackendKind, Detection};
+pub use copies::to_device_on;
+pub use gpus::{gpus, select_device, GpuInfo};
+pub use cuda::ENV_LOW_OCCUPANCY_WARNINGS;
+pub use pinned::{pinned_array, PinnedArray};
+pub use stream::{event, stream, synchronize, Event, Stream};
 pub use cpu::{with_cpu_time_limit, Idx3};
 pub use error::{Error, Result};
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
@@ -166,13 +176,29 @@ pub mod __private {
     /// [`crate::Error::InvalidLaunchConfig`], [`crate::Error::BackendUnavailable`]
     /// and whatever [`Backend::launch`] returns.
     pub fn launch_kernel(
-        kernel: &crate::kernel_def::KernelDef,
+        kernel: &'static crate::kernel_def::KernelDef,
         grid: impl IntoDim3,
         block: impl IntoDim3,
-        args: &[crate::kernel_def::KernelArg<'_>],
+        args: &mut [crate::kernel_def::KernelArg<'_>],
     ) -> crate::Result<()> {
         let cfg = crate::LaunchConfig::new(grid, block)?;
-        current_backend()?.launch(kernel, &cfg, args)
+        current_backend()?.launch(kernel, &cfg, args, None)
+    }
+
+    /// The generated `launch_on`: as [`launch_kernel`], queued on `stream`.
+    ///
+    /// # Errors
+    /// As [`launch_kernel`]; [`crate::Error::WrongBackend`] or
+    /// [`crate::Error::WrongDevice`] for a stream of another backend or GPU.
+    pub fn launch_kernel_on(
+        kernel: &'static crate::kernel_def::KernelDef,
+        stream: &crate::Stream,
+        grid: impl IntoDim3,
+        block: impl IntoDim3,
+        args: &mut [crate::kernel_def::KernelArg<'_>],
+    ) -> crate::Result<()> {
+        let cfg = crate::LaunchConfig::new(grid, block)?;
+        current_backend()?.launch(kernel, &cfg, args, Some(stream))
     }
 
     /// The error of a CPU entry handed the wrong number of arguments.
