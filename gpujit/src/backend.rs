@@ -495,7 +495,8 @@ mod tests {
         let d = Detection::from_request(Some("auto"), h200);
         assert_eq!((d.kind, d.outcome), (BackendKind::Cuda, Outcome::Cuda(2)));
         assert!(
-            d.reason.contains("NVIDIA H200 (compute capability 9.0), driver CUDA 13.0, 2 devices"),
+            d.reason
+                .contains("NVIDIA H200 (compute capability 9.0), driver CUDA 13.0, 2 devices"),
             "{d}"
         );
 

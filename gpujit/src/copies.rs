@@ -241,10 +241,7 @@ impl cudarc::driver::HostSlice<u8> for PinnedPrefix<'_> {
     fn len(&self) -> usize {
         self.1
     }
-    unsafe fn stream_synced_slice<'b>(
-        &'b self,
-        stream: &'b CudaStream,
-    ) -> (&'b [u8], cudarc::driver::SyncOnDrop<'b>) {
+    unsafe fn stream_synced_slice<'b>(&'b self, stream: &'b CudaStream) -> (&'b [u8], cudarc::driver::SyncOnDrop<'b>) {
         // SAFETY: forwarded to the pinned slice (same contract); `1 <= len`.
         let (s, sync) = unsafe { self.0.stream_synced_slice(stream) };
         (&s[..self.1], sync)
@@ -261,10 +258,7 @@ impl cudarc::driver::HostSlice<u8> for PinnedPrefixMut<'_> {
     fn len(&self) -> usize {
         self.1
     }
-    unsafe fn stream_synced_slice<'b>(
-        &'b self,
-        stream: &'b CudaStream,
-    ) -> (&'b [u8], cudarc::driver::SyncOnDrop<'b>) {
+    unsafe fn stream_synced_slice<'b>(&'b self, stream: &'b CudaStream) -> (&'b [u8], cudarc::driver::SyncOnDrop<'b>) {
         // SAFETY: forwarded to the pinned slice (same contract).
         let (s, sync) = unsafe { self.0.stream_synced_slice(stream) };
         (&s[..self.1], sync)

@@ -58,11 +58,8 @@ pub mod stream;
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::{detect, BackendKind, Detection};
 pub use copies::to_device_on;
-pub use gpus::{gpus, select_device, GpuInfo};
-pub use cuda::ENV_LOW_OCCUPANCY_WARNINGS;
-pub use pinned::{pinned_array, PinnedArray};
-pub use stream::{event, stream, synchronize, Event, Stream};
 pub use cpu::{with_cpu_time_limit, Idx3};
+pub use cuda::ENV_LOW_OCCUPANCY_WARNINGS;
 pub use error::{Error, Result};
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
@@ -102,12 +99,15 @@ pub use error::{Error, Result};
 /// ```
 #[doc(inline)]
 pub use gpujit_macros::gpu_kernel;
+pub use gpus::{gpus, select_device, GpuInfo};
 pub use launch::{Dim3, IntoDim3, LaunchConfig};
 /// The ndarray version gpujit's [`HostData`] and
 /// [`DeviceArray::copy_to_ndarray`] work with; use it (or the same version)
 /// for the arrays you pass to [`to_device`].
 pub use ndarray;
+pub use pinned::{pinned_array, PinnedArray};
 pub use scalar::{DeviceScalar, KernelScalar, ScalarType};
+pub use stream::{event, stream, synchronize, Event, Stream};
 
 /// `use gpujit::prelude::*;` brings the attribute, the array type, the launch
 /// configuration types and the kernel parameter types into scope.

@@ -67,7 +67,10 @@ pub struct Stream {
 #[derive(Debug, Clone)]
 enum StreamInner {
     Cpu,
-    Cuda { device: Arc<Device>, stream: Arc<CudaStream> },
+    Cuda {
+        device: Arc<Device>,
+        stream: Arc<CudaStream>,
+    },
 }
 
 /// A new stream on the current backend (and GPU), like Numba's `cuda.stream()`.
@@ -103,7 +106,10 @@ impl Stream {
             StreamInner::Cpu => Ok(()),
             StreamInner::Cuda { device, stream } => {
                 stream.synchronize().map_err(|e| device.err("cuStreamSynchronize", e))?;
-                device.ctx.check_err().map_err(|e| device.err("an earlier asynchronous operation", e))
+                device
+                    .ctx
+                    .check_err()
+                    .map_err(|e| device.err("an earlier asynchronous operation", e))
             }
         }
     }
@@ -235,9 +241,7 @@ impl Event {
     pub fn synchronize(&self) -> Result<()> {
         match &self.inner {
             EventInner::Cpu(_) => Ok(()),
-            EventInner::Cuda { device, event } => {
-                event.synchronize().map_err(|e| device.err("cuEventSynchronize", e))
-            }
+            EventInner::Cuda { device, event } => event.synchronize().map_err(|e| device.err("cuEventSynchronize", e)),
         }
     }
 

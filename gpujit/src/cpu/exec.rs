@@ -31,8 +31,8 @@ use crate::cpu::{Idx3, KernelArith, KernelShift};
 use crate::error::{Error, Result};
 use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
-use crate::stream::Stream;
 use crate::scalar::DeviceScalar;
+use crate::stream::Stream;
 
 /// Static shared memory of one kernel (all its `shared_array`s), laid out by
 /// the macro: total size in bytes and the largest element alignment in bytes.
@@ -1085,7 +1085,12 @@ mod tests {
         let blocks = 8;
         let mut out = DeviceArray::<u32>::zeros(blocks * 256).unwrap();
         CpuBackend
-            .launch(&NEIGHBOUR, &cfg(blocks, 256), &mut [KernelArg::array_mut(&mut out)], None)
+            .launch(
+                &NEIGHBOUR,
+                &cfg(blocks, 256),
+                &mut [KernelArg::array_mut(&mut out)],
+                None,
+            )
             .unwrap();
         let host = out.copy_to_host().unwrap();
         for b in 0..blocks {
@@ -1141,7 +1146,12 @@ mod tests {
         let blocks = 3;
         let mut out = DeviceArray::<i64>::zeros(blocks * 64).unwrap();
         CpuBackend
-            .launch(&ROTATE, &cfg(blocks, (16, 4)), &mut [KernelArg::array_mut(&mut out)], None)
+            .launch(
+                &ROTATE,
+                &cfg(blocks, (16, 4)),
+                &mut [KernelArg::array_mut(&mut out)],
+                None,
+            )
             .unwrap();
         let host = out.copy_to_host().unwrap();
         for b in 0..blocks {

@@ -22,7 +22,11 @@ impl CudaBuffer {
     /// `bytes` zeroed bytes on `device`, allocated (and zeroed) on its default stream.
     pub fn new_zeroed(device: &Arc<Device>, bytes: usize) -> Result<CudaBuffer> {
         let s = &device.stream;
-        let slice = if bytes == 0 { s.null::<u8>() } else { s.alloc_zeros::<u8>(bytes) };
+        let slice = if bytes == 0 {
+            s.null::<u8>()
+        } else {
+            s.alloc_zeros::<u8>(bytes)
+        };
         Ok(CudaBuffer {
             device: device.clone(),
             slice: slice.map_err(|e| device.err("cuMemAlloc", e))?,
@@ -41,7 +45,9 @@ impl CudaBuffer {
             .memcpy_dtoh(&view, dst)
             .map_err(|e| self.device.err("cuMemcpyDtoHAsync", e))?;
         // The host slice is borrowed only for this call: wait for the copy.
-        stream.synchronize().map_err(|e| self.device.err("cuStreamSynchronize", e))
+        stream
+            .synchronize()
+            .map_err(|e| self.device.err("cuStreamSynchronize", e))
     }
 
     /// Copies `src` to `[offset, ..)` on `stream`. Returns once `src` may be

@@ -42,7 +42,11 @@ impl Device {
     pub fn open(ordinal: usize) -> Result<Device> {
         let err = |op: &'static str| move |e: DriverError| driver_error(op, e, "(none)");
         let ctx = CudaContext::new(ordinal).map_err(err("open the GPU (cuDevicePrimaryCtxRetain)"))?;
-        let attr = |a| ctx.attribute(a).map(|v| v.max(0) as u32).map_err(err("cuDeviceGetAttribute"));
+        let attr = |a| {
+            ctx.attribute(a)
+                .map(|v| v.max(0) as u32)
+                .map_err(err("cuDeviceGetAttribute"))
+        };
         let limits = Limits {
             max_threads_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
             max_block: [

@@ -81,10 +81,20 @@ mod tests {
     #[test]
     fn keeps_the_code_and_advises() {
         let e = driver_error("cuMemAlloc", DriverError(CUresult::CUDA_ERROR_OUT_OF_MEMORY), "k");
-        assert!(matches!(&e, Error::Cuda { name, code: 2, .. } if name == "CUDA_ERROR_OUT_OF_MEMORY"), "{e}");
+        assert!(
+            matches!(&e, Error::Cuda { name, code: 2, .. } if name == "CUDA_ERROR_OUT_OF_MEMORY"),
+            "{e}"
+        );
         assert!(e.to_string().contains("out of memory"), "{e}");
-        let e = driver_error("cuStreamSynchronize", DriverError(CUresult::CUDA_ERROR_ILLEGAL_ADDRESS), "saxpy");
-        assert!(matches!(&e, Error::DeviceFault { kernel, code: 700, .. } if kernel == "saxpy"), "{e}");
+        let e = driver_error(
+            "cuStreamSynchronize",
+            DriverError(CUresult::CUDA_ERROR_ILLEGAL_ADDRESS),
+            "saxpy",
+        );
+        assert!(
+            matches!(&e, Error::DeviceFault { kernel, code: 700, .. } if kernel == "saxpy"),
+            "{e}"
+        );
         assert!(e.to_string().contains("sticky"), "{e}");
     }
 }

@@ -151,18 +151,14 @@ pub(crate) fn launch(
     //    Every slice outlives its use: cudarc records the launch in each
     //    slice's events, and a slice's drop waits for them before freeing.
     let r = unsafe { builder.launch(cu_cfg) };
-    r.map(|_| ()).map_err(|e| device.err(&format!("launch kernel `{}`", kernel.name), e))
+    r.map(|_| ())
+        .map_err(|e| device.err(&format!("launch kernel `{}`", kernel.name), e))
 }
 
 /// Numba's `NumbaPerformanceWarning`, once per kernel and device, through
 /// `log::warn!`, when the grid has fewer blocks than twice the device's
 /// multiprocessors.
-fn warn_low_occupancy(
-    device: &Device,
-    kernel: &KernelDef,
-    cfg: &LaunchConfig,
-    warned: &std::sync::atomic::AtomicBool,
-) {
+fn warn_low_occupancy(device: &Device, kernel: &KernelDef, cfg: &LaunchConfig, warned: &std::sync::atomic::AtomicBool) {
     let blocks = cfg.blocks();
     if blocks >= 2 * u64::from(device.limits.multiprocessors) || warned.load(Ordering::Relaxed) {
         return;

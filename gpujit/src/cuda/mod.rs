@@ -93,7 +93,9 @@ impl CudaBackend {
     fn synchronize_all(&self) -> Result<()> {
         for d in self.devices.iter().filter_map(|s| s.get()) {
             d.ctx.synchronize().map_err(|e| d.err("cuCtxSynchronize", e))?;
-            d.ctx.check_err().map_err(|e| d.err("an earlier asynchronous operation", e))?;
+            d.ctx
+                .check_err()
+                .map_err(|e| d.err("an earlier asynchronous operation", e))?;
         }
         Ok(())
     }
@@ -106,7 +108,10 @@ impl Backend for CudaBackend {
 
     fn description(&self) -> String {
         match self.current() {
-            Ok(d) => format!("CUDA GPU {} {} (compute capability {}.{})", d.ordinal, d.name, d.cc.0, d.cc.1),
+            Ok(d) => format!(
+                "CUDA GPU {} {} (compute capability {}.{})",
+                d.ordinal, d.name, d.cc.0, d.cc.1
+            ),
             Err(e) => format!("CUDA ({e})"),
         }
     }
