@@ -39,12 +39,12 @@ pub fn to_device_on<T: DeviceScalar, H: HostData<T> + ?Sized>(host: &H, stream: 
     Ok(array)
 }
 
+/// An array's GPU memory, its GPU and a stream of that GPU.
+type OnStream<'a> = (&'a CudaBuffer, &'a Arc<Device>, &'a Arc<CudaStream>);
+
 /// The CUDA buffer of an array and the stream, checked to be on one GPU;
 /// `None` on the CPU backend.
-fn on_stream<'a>(
-    buf: &'a dyn crate::backend::DeviceBuffer,
-    stream: &'a Stream,
-) -> Result<Option<(&'a CudaBuffer, &'a Arc<Device>, &'a Arc<CudaStream>)>> {
+fn on_stream<'a>(buf: &'a dyn crate::backend::DeviceBuffer, stream: &'a Stream) -> Result<Option<OnStream<'a>>> {
     let Some(b) = buf.as_any().downcast_ref::<CudaBuffer>() else {
         return match stream.backend() {
             crate::BackendKind::Cpu => Ok(None),
