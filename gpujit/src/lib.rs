@@ -34,7 +34,12 @@
 //!   [`device_array`], [`zeros`], [`DeviceArray::copy_to_host`]).
 //! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits;
 //!   [`launch::blocks_for`] computes how many blocks cover `n` elements.
-//! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`).
+//! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`):
+//!   a CUDA GPU when the driver loads and reports one, else the CPU.
+//! - [`stream`], [`event`], [`synchronize`], [`to_device_on`],
+//!   [`pinned_array`] mirror Numba's streams, events and pinned memory (the
+//!   soundness rules are in [`mod@stream`]); [`gpus`] and [`select_device`]
+//!   choose among several GPUs.
 //! - [`ndarray`] is the ndarray release gpujit works with (0.17), re-exported.
 //! - [`nvrtc`] finds and drives NVRTC to compile the emitted CUDA C to PTX.
 
