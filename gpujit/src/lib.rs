@@ -36,7 +36,7 @@
 //!   [`launch::blocks_for`] computes how many blocks cover `n` elements.
 //! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`):
 //!   a CUDA GPU when the driver loads and reports one, else the CPU.
-//! - [`stream`], [`event`], [`synchronize`], [`to_device_on`],
+//! - [`stream()`], [`event`], [`synchronize`], [`to_device_on`],
 //!   [`pinned_array`] mirror Numba's streams, events and pinned memory (the
 //!   soundness rules are in [`mod@stream`]); [`gpus`] and [`select_device`]
 //!   choose among several GPUs.
