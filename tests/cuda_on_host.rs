@@ -151,7 +151,7 @@ fn try_run_cpu(
             }),
         })
         .collect();
-    let kernel_args: Vec<KernelArg<'_>> = args
+    let mut kernel_args: Vec<KernelArg<'_>> = args
         .iter()
         .zip(devs.iter_mut())
         .zip(k.params)
@@ -168,7 +168,7 @@ fn try_run_cpu(
             (_, None) => unreachable!("arrays have a device copy"),
         })
         .collect();
-    let r = gpujit::__private::launch_kernel(k, grid, block, &kernel_args);
+    let r = gpujit::__private::launch_kernel(k, grid, block, &mut kernel_args);
     drop(kernel_args);
     let out = devs
         .iter()

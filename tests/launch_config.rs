@@ -217,15 +217,15 @@ fn wrong_argument_count_through_the_backend() {
     let mut out = zeros::<u32>(4).unwrap();
     let cfg = LaunchConfig::new(1, 4).unwrap();
     let backend = gpujit::__private::current_backend().unwrap();
-    let r = backend.launch(&mark::KERNEL, &cfg, &[]);
+    let r = backend.launch(&mark::KERNEL, &cfg, &mut [], None);
     assert!(matches!(r, Err(Error::ArgumentMismatch { .. })), "{r:?}");
-    let r = backend.launch(&mark::KERNEL, &cfg, &[KernelArg::scalar(3u32)]);
+    let r = backend.launch(&mark::KERNEL, &cfg, &mut [KernelArg::scalar(3u32)], None);
     assert!(matches!(r, Err(Error::ArgumentMismatch { .. })), "{r:?}");
     // A read-only argument for a written parameter.
-    let r = backend.launch(&mark::KERNEL, &cfg, &[KernelArg::array(&out)]);
+    let r = backend.launch(&mark::KERNEL, &cfg, &mut [KernelArg::array(&out)], None);
     assert!(matches!(r, Err(Error::ArgumentMismatch { .. })), "{r:?}");
     backend
-        .launch(&mark::KERNEL, &cfg, &[KernelArg::array_mut(&mut out)])
+        .launch(&mark::KERNEL, &cfg, &mut [KernelArg::array_mut(&mut out)], None)
         .unwrap();
     assert_eq!(out.copy_to_host().unwrap(), vec![1; 4]);
 }

@@ -680,7 +680,9 @@ fn main() -> ExitCode {
                     )
                     .env_remove("GPUJIT_DOUBLE_FAIL")
                     .env_remove("GPUJIT_DOUBLE_DEFER")
-                    .env_remove("GPUJIT_DOUBLE_DEVICES");
+                    .env_remove("GPUJIT_DOUBLE_DEVICES")
+                    // Its comparisons run gpujit's CPU backend.
+                    .env("GPUJIT_BACKEND", "cpu");
                 if let Some(real) = &real {
                     cmd.env("GPUJIT_DOUBLE_REAL_NVRTC", real);
                 }

@@ -150,6 +150,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             ParamKind::Array { .. } => quote! { ::gpujit::__private::KernelArg::array(#n) },
         }
     });
+    let wrap2 = wrap.clone();
     let param_defs = k.params.iter().map(param_def);
     let sig_doc = signature_doc(k);
 
@@ -169,6 +170,13 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
          Returns `Result<(), gpujit::Error>`.\n\n{sig_doc}"
     );
 
+    let shared_mem_msg = format!(
+        "a dynamic shared-memory size (the 4th launch argument, Numba's `{kernel_name}[grid, block, stream, shared_mem]`) is not supported yet; size shared arrays at compile time with `shared_array::<[T; N]>()` and launch with `{kernel_name}![grid, block, &stream](...)`"
+    );
+    let usage_msg = format!(
+        "launch `{kernel_name}` as `{kernel_name}![grid, block](args)` or `{kernel_name}![grid, block, &stream](args)`"
+    );
+
     quote! {
         #typecheck
 
@@ -182,6 +190,20 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                     #name::launch(gj_grid, gj_block, #(#pnames),*)
                 }
             }};
+            ($grid:expr, $block:expr, $stream:expr $(,)?) => {{
+                let gj_grid = $grid;
+                let gj_block = $block;
+                let gj_stream: &::gpujit::Stream = $stream;
+                move |#(#pnames: #ptypes),*| -> ::core::result::Result<(), ::gpujit::Error> {
+                    #name::launch_on(gj_stream, gj_grid, gj_block, #(#pnames),*)
+                }
+            }};
+            ($grid:expr, $block:expr, $stream:expr, $shared_mem:expr $(,)?) => {
+                ::core::compile_error!(#shared_mem_msg)
+            };
+            ($($other:tt)*) => {
+                ::core::compile_error!(#usage_msg)
+            };
         }
 
         #[doc = #launch_doc]
@@ -279,8 +301,24 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 block: impl ::gpujit::IntoDim3,
                 #(#pnames: #ptypes),*
             ) -> ::gpujit::Result<()> {
-                let gj_args = [#(#wrap),*];
-                ::gpujit::__private::launch_kernel(&KERNEL, grid, block, &gj_args)
+                let mut gj_args = [#(#wrap),*];
+                ::gpujit::__private::launch_kernel(&KERNEL, grid, block, &mut gj_args)
+            }
+
+            /// Launches the kernel queued on `stream` (Numba's
+            /// `kernel[grid, block, stream](...)`); the same as the launch
+            /// macro's `name![grid, block, &stream](args)`.
+            ///
+            /// # Errors
+            /// As `launch`, and a stream of another backend or GPU.
+            pub fn launch_on(
+                stream: &::gpujit::Stream,
+                grid: impl ::gpujit::IntoDim3,
+                block: impl ::gpujit::IntoDim3,
+                #(#pnames: #ptypes),*
+            ) -> ::gpujit::Result<()> {
+                let mut gj_args = [#(#wrap2),*];
+                ::gpujit::__private::launch_kernel_on(&KERNEL, stream, grid, block, &mut gj_args)
             }
 
             fn gj_cpu_entry(

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use crate::backend::{current_backend, DeviceBuffer};
 use crate::error::{Error, Result};
-use crate::kernel_def::ArrayArg;
+use crate::kernel_def::{ArrayArg, BufArg};
 use crate::scalar::DeviceScalar;
 
 /// The shape of an array: 1-3 dimensions in elements, outermost first (C order).
@@ -167,7 +167,7 @@ where
 }
 
 /// The element bytes of `data`.
-fn as_bytes<T: DeviceScalar>(data: &[T]) -> &[u8] {
+pub(crate) fn as_bytes<T: DeviceScalar>(data: &[T]) -> &[u8] {
     // SAFETY: `DeviceScalar` is sealed and implemented only for the primitive
     // integer and float types, which have no padding and for which every bit
     // pattern is a valid value; `u8` has alignment 1 and the byte length is
@@ -176,7 +176,7 @@ fn as_bytes<T: DeviceScalar>(data: &[T]) -> &[u8] {
 }
 
 /// The element bytes of `data`, writable (any bytes written are valid `T`s).
-fn as_bytes_mut<T: DeviceScalar>(data: &mut [T]) -> &mut [u8] {
+pub(crate) fn as_bytes_mut<T: DeviceScalar>(data: &mut [T]) -> &mut [u8] {
     // SAFETY: as in `as_bytes`.
     unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
 }
@@ -369,6 +369,14 @@ impl<T: DeviceScalar> DeviceArray<T> {
         self.buf.write(0, as_bytes(src))
     }
 
+    /// The GPU the array lives on (`None` on the CPU backend).
+    pub fn device(&self) -> Option<usize> {
+        self.buf
+            .as_any()
+            .downcast_ref::<crate::cuda::CudaBuffer>()
+            .map(|b| b.device.ordinal)
+    }
+
     /// The shape in elements, outermost first.
     pub fn shape(&self) -> &[usize] {
         &self.shape
@@ -419,14 +427,35 @@ impl<T: DeviceScalar> DeviceArray<T> {
         })
     }
 
+    /// The buffer holding the elements.
+    pub(crate) fn buffer(&self) -> &dyn DeviceBuffer {
+        &*self.buf
+    }
+
+    /// The buffer holding the elements, writable.
+    pub(crate) fn buffer_mut(&mut self) -> &mut dyn DeviceBuffer {
+        &mut *self.buf
+    }
+
     /// The launch argument for this array.
-    pub(crate) fn as_arg(&self, mutable: bool) -> ArrayArg<'_> {
+    pub(crate) fn as_arg(&self) -> ArrayArg<'_> {
         ArrayArg {
-            ptr: self.buf.arg_ptr(),
+            backend: self.buf.backend(),
+            buf: BufArg::Read(&*self.buf),
             shape: &self.shape,
             elem: T::TYPE,
-            mutable,
+            mutable: false,
+        }
+    }
+
+    /// The launch argument for this array, written by the kernel.
+    pub(crate) fn as_arg_mut(&mut self) -> ArrayArg<'_> {
+        ArrayArg {
             backend: self.buf.backend(),
+            buf: BufArg::Write(&mut *self.buf),
+            shape: &self.shape,
+            elem: T::TYPE,
+            mutable: true,
         }
     }
 }

@@ -9,17 +9,19 @@
 //! | `cpu` | the CPU backend: every core, CUDA semantics |
 //! | `cuda` | CUDA, or an error if it cannot run |
 //!
-//! This build has no CUDA backend yet: `auto` always selects the CPU and says
-//! why, `cuda` makes [`current_backend`] fail with advice to use
-//! `GPUJIT_BACKEND=cpu`.
+//! `auto` selects CUDA when the driver loads and reports a device, else the
+//! CPU (and says why); `cuda` makes [`current_backend`] fail, with the reason
+//! and advice to use `GPUJIT_BACKEND=cpu`, when CUDA cannot run.
 
 use std::fmt;
 use std::sync::OnceLock;
 
 use crate::cpu::CpuBackend;
+use crate::cuda::{CudaBackend, Found};
 use crate::error::{Error, Result};
 use crate::kernel_def::{ArgPtr, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
+use crate::stream::Stream;
 
 /// The kinds of backend (see [`detect`]).
 ///
@@ -51,6 +53,8 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for crate::cpu::CpuBackend {}
     impl Sealed for super::HostBuffer {}
+    impl Sealed for crate::cuda::CudaBackend {}
+    impl Sealed for crate::cuda::CudaBuffer {}
 }
 
 /// A place where kernels run and arrays live. Sealed; not a user API (generated
@@ -70,20 +74,32 @@ pub trait Backend: Send + Sync + fmt::Debug + sealed::Sealed {
     /// errors ([`Error::Cuda`]) otherwise.
     fn alloc_zeroed(&self, bytes: usize) -> Result<Box<dyn DeviceBuffer>>;
 
-    /// Runs `kernel` on the grid `cfg` with `args` and (on the CPU) waits for it.
+    /// Runs `kernel` on the grid `cfg` with `args`, on `stream` or the
+    /// current device's default stream; the CPU backend waits for it, CUDA
+    /// queues it.
     ///
     /// # Errors
     /// [`Error::InvalidLaunchConfig`], [`Error::ArgumentMismatch`],
-    /// [`Error::WrongBackend`] if an array lives on another backend, and
+    /// [`Error::WrongBackend`] if an array lives on another backend,
+    /// [`Error::WrongDevice`] if on another GPU, and
     /// [`Error::KernelFault`] if a thread faulted and [`Error::LaunchTimeout`] if
     /// the launch ran past its time limit (CPU backend).
-    fn launch(&self, kernel: &KernelDef, cfg: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<()>;
+    fn launch(
+        &self,
+        kernel: &'static KernelDef,
+        cfg: &LaunchConfig,
+        args: &mut [KernelArg<'_>],
+        stream: Option<&Stream>,
+    ) -> Result<()>;
 
     /// Waits for every launch issued so far (a no-op on the CPU).
     ///
     /// # Errors
     /// Errors of earlier asynchronous launches (CUDA).
     fn synchronize(&self) -> Result<()>;
+
+    /// For downcasting to the concrete backend.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// Memory owned by a backend: the storage of a [`DeviceArray`](crate::DeviceArray).
@@ -112,10 +128,16 @@ pub trait DeviceBuffer: Send + Sync + fmt::Debug + sealed::Sealed {
     /// [`Error::OutOfRange`] if `byte_offset + src.len()` overflows or exceeds
     /// [`byte_len`](DeviceBuffer::byte_len).
     fn write(&mut self, byte_offset: usize, src: &[u8]) -> Result<()>;
+
+    /// For downcasting to the concrete buffer.
+    fn as_any(&self) -> &dyn std::any::Any;
+
+    /// For downcasting to the concrete buffer, writable.
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// Checks that `[offset, offset + len)` lies in a buffer of `byte_len` bytes.
-fn check_range(offset: usize, len: usize, byte_len: usize, what: &str) -> Result<()> {
+pub(crate) fn check_range(offset: usize, len: usize, byte_len: usize, what: &str) -> Result<()> {
     match offset.checked_add(len) {
         Some(end) if end <= byte_len => Ok(()),
         _ => Err(Error::OutOfRange(format!(
@@ -216,6 +238,14 @@ impl DeviceBuffer for HostBuffer {
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.as_ptr().add(byte_offset), src.len()) };
         Ok(())
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 /// The value of `GPUJIT_BACKEND`, parsed.
@@ -280,20 +310,26 @@ pub struct Detection {
     outcome: Outcome,
 }
 
-/// What [`current_backend`] returns for a [`Detection`]. A CUDA backend adds
-/// one variant here.
+/// What [`current_backend`] returns for a [`Detection`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Outcome {
     Cpu,
+    /// CUDA with this many devices.
+    Cuda(usize),
     Unavailable,
 }
 
 static CPU_BACKEND: CpuBackend = CpuBackend;
+static CUDA_BACKEND: OnceLock<CudaBackend> = OnceLock::new();
 
 impl Detection {
-    /// Detection for a `GPUJIT_BACKEND` value (`None` = unset); `cuda_driver_present`
-    /// is asked only when CUDA is a candidate.
-    pub(crate) fn from_request(value: Option<&str>, cuda_driver_present: impl FnOnce() -> bool) -> Detection {
+    /// Detection for a `GPUJIT_BACKEND` value (`None` = unset); `probe_cuda`
+    /// (what CUDA device was found, or why CUDA cannot run) is asked only
+    /// when CUDA is a candidate.
+    pub(crate) fn from_request(
+        value: Option<&str>,
+        probe_cuda: impl FnOnce() -> std::result::Result<Found, String>,
+    ) -> Detection {
         let requested = match Requested::parse(value) {
             Ok(r) => r,
             Err(e) => {
@@ -309,25 +345,17 @@ impl Detection {
                 };
             }
         };
-        let no_cuda_reason = |present: bool| {
-            if present {
-                "a CUDA driver (libcuda.so) was found, but this build of gpujit has no CUDA backend yet".to_string()
-            } else {
-                "no CUDA driver (libcuda.so) was found".to_string()
-            }
-        };
         let (kind, reason, outcome) = match requested {
             Requested::Cpu => (
                 BackendKind::Cpu,
                 "requested with GPUJIT_BACKEND=cpu".to_string(),
                 Outcome::Cpu,
             ),
-            Requested::Auto => (BackendKind::Cpu, no_cuda_reason(cuda_driver_present()), Outcome::Cpu),
-            Requested::Cuda => (
-                BackendKind::Cuda,
-                no_cuda_reason(cuda_driver_present()),
-                Outcome::Unavailable,
-            ),
+            Requested::Auto | Requested::Cuda => match probe_cuda() {
+                Ok(found) => (BackendKind::Cuda, found.describe(), Outcome::Cuda(found.devices)),
+                Err(why) if requested == Requested::Auto => (BackendKind::Cpu, why, Outcome::Cpu),
+                Err(why) => (BackendKind::Cuda, why, Outcome::Unavailable),
+            },
         };
         Detection {
             kind,
@@ -346,6 +374,7 @@ impl Detection {
     pub(crate) fn backend(&self) -> Result<&'static dyn Backend> {
         match self.outcome {
             Outcome::Cpu => Ok(&CPU_BACKEND),
+            Outcome::Cuda(devices) => Ok(CUDA_BACKEND.get_or_init(|| CudaBackend::new(devices))),
             Outcome::Unavailable => Err(Error::BackendUnavailable {
                 requested: self.requested.clone(),
                 reason: format!("{}; set GPUJIT_BACKEND=cpu to run kernels on the CPU", self.reason),
@@ -365,20 +394,13 @@ impl fmt::Display for Detection {
                     self.requested, self.reason
                 )
             }
-            Outcome::Cpu => write!(
+            Outcome::Cpu | Outcome::Cuda(_) => write!(
                 f,
                 "{} backend (GPUJIT_BACKEND={}: {})",
                 self.kind, self.requested, self.reason
             ),
         }
     }
-}
-
-/// Whether the CUDA driver library can be loaded. Never panics.
-fn cuda_driver_present() -> bool {
-    // SAFETY: `is_culib_present` only tries to `dlopen` the driver library
-    // and closes it again.
-    std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() }).unwrap_or(false)
 }
 
 /// Reads the environment variable `GPUJIT_BACKEND` and says which backend
@@ -391,9 +413,12 @@ fn cuda_driver_present() -> bool {
 /// | `cpu` | the CPU backend: every core, CUDA semantics |
 /// | `cuda` | CUDA, or an error if it cannot run |
 ///
-/// This build has no CUDA backend yet: `auto` always selects the CPU and says
-/// why; with `cuda`, allocations and launches fail with
-/// [`Error::BackendUnavailable`] advising `GPUJIT_BACKEND=cpu`.
+/// CUDA can run when the driver (`libcuda.so`) loads, has every entry point
+/// gpujit uses, initialises, and reports a device; the reason then names the
+/// first GPU, its compute capability and the driver version. Otherwise
+/// `auto` selects the CPU and the reason says why CUDA cannot run; with
+/// `cuda`, allocations and launches fail with [`Error::BackendUnavailable`]
+/// advising `GPUJIT_BACKEND=cpu`. Probing never panics.
 ///
 /// Not cached: arrays and launches use the backend detected at their first
 /// use in the process. Never fails; an invalid value is reported in the
@@ -412,9 +437,9 @@ pub fn detect() -> Detection {
         std::env::VarError::NotUnicode(v) => Some(v.to_string_lossy().into_owned()),
     });
     match value {
-        Ok(v) => Detection::from_request(Some(&v), cuda_driver_present),
-        Err(None) => Detection::from_request(None, cuda_driver_present),
-        Err(Some(v)) => Detection::from_request(Some(&v), cuda_driver_present),
+        Ok(v) => Detection::from_request(Some(&v), crate::cuda::probe),
+        Err(None) => Detection::from_request(None, crate::cuda::probe),
+        Err(Some(v)) => Detection::from_request(Some(&v), crate::cuda::probe),
     }
 }
 
@@ -451,21 +476,38 @@ mod tests {
         assert!(err.contains("gpu"), "{err}");
     }
 
+    fn h200() -> std::result::Result<Found, String> {
+        Ok(Found {
+            devices: 2,
+            name: "NVIDIA H200".into(),
+            compute_capability: (9, 0),
+            driver_version: 13000,
+        })
+    }
+
     #[test]
     fn detection_outcomes() {
-        let d = Detection::from_request(None, || false);
+        let d = Detection::from_request(None, || Err("no CUDA driver (libcuda.so) was found".into()));
         assert_eq!((d.kind, d.requested.as_str()), (BackendKind::Cpu, "auto"));
         assert!(d.reason.contains("no CUDA driver"), "{d}");
         assert_eq!(d.backend().unwrap().kind(), BackendKind::Cpu);
 
-        let d = Detection::from_request(Some("auto"), || true);
-        assert!(d.reason.contains("no CUDA backend yet"), "{d}");
+        let d = Detection::from_request(Some("auto"), h200);
+        assert_eq!((d.kind, d.outcome), (BackendKind::Cuda, Outcome::Cuda(2)));
+        assert!(
+            d.reason
+                .contains("NVIDIA H200 (compute capability 9.0), driver CUDA 13.0, 2 devices"),
+            "{d}"
+        );
+
+        let d = Detection::from_request(Some("auto"), || Err("cuInit failed with CUDA_ERROR_UNKNOWN".into()));
         assert_eq!(d.backend().unwrap().kind(), BackendKind::Cpu);
+        assert!(d.to_string().contains("cuInit failed"), "{d}");
 
         let d = Detection::from_request(Some("cpu"), || panic!("must not probe for CUDA when cpu is requested"));
         assert_eq!(d.backend().unwrap().kind(), BackendKind::Cpu);
 
-        let d = Detection::from_request(Some("cuda"), || false);
+        let d = Detection::from_request(Some("cuda"), || Err("the CUDA driver reports no device".into()));
         assert_eq!(d.kind, BackendKind::Cuda);
         let err = d.backend().unwrap_err();
         assert!(
@@ -473,8 +515,9 @@ mod tests {
             "{err}"
         );
         assert!(err.to_string().contains("GPUJIT_BACKEND=cpu"), "{err}");
+        assert!(err.to_string().contains("reports no device"), "{err}");
 
-        let d = Detection::from_request(Some("tpu"), || false);
+        let d = Detection::from_request(Some("tpu"), || Err(String::new()));
         let err = d.backend().unwrap_err().to_string();
         assert!(err.contains("`auto`, `cpu`, `cuda`"), "{err}");
     }

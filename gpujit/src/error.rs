@@ -137,9 +137,48 @@ pub enum Error {
         log: String,
     },
 
-    /// A CUDA driver call failed.
-    #[error("CUDA driver error: {0}")]
-    Cuda(String),
+    /// A CUDA driver call failed. `name` and `code` are the driver's
+    /// `CUresult` (e.g. `CUDA_ERROR_OUT_OF_MEMORY`, 2), so callers can match
+    /// on them.
+    #[error("CUDA driver call `{op}` failed with {name} ({code}): {advice}")]
+    Cuda {
+        /// What gpujit was doing (e.g. `cuMemAlloc`, `load module of kernel `saxpy``).
+        op: String,
+        /// The `CUresult` name, e.g. `CUDA_ERROR_OUT_OF_MEMORY`.
+        name: String,
+        /// The numeric `CUresult`.
+        code: u32,
+        /// What the error means and what to do.
+        advice: String,
+    },
+
+    /// A kernel faulted on the GPU (illegal address, trap, misaligned
+    /// access, ...). CUDA reports such a fault at the next synchronizing call
+    /// after the launch, so `kernel` is the kernel last launched on that
+    /// device. The fault is sticky: the device's context cannot run anything
+    /// more in this process (every later call returns this error again), as
+    /// on every CUDA GPU; restart the process.
+    #[error("kernel `{kernel}` faulted on the GPU with {name} ({code}); the CUDA context is now unusable in this process (sticky error): fix the kernel (on the CPU backend, GPUJIT_BACKEND=cpu, the same fault is reported with its block and thread) and restart")]
+    DeviceFault {
+        /// The kernel last launched on the device.
+        kernel: String,
+        /// The `CUresult` name, e.g. `CUDA_ERROR_ILLEGAL_ADDRESS`.
+        name: String,
+        /// The numeric `CUresult`.
+        code: u32,
+    },
+
+    /// Arrays (or an array and a stream) of one launch or copy live on
+    /// different GPUs.
+    #[error("{what} is on GPU {found} but the operation runs on GPU {expected}; copy it to that GPU first (select_device, then to_device), or launch on its GPU")]
+    WrongDevice {
+        /// The argument that is elsewhere (e.g. `parameter `x``).
+        what: String,
+        /// The GPU the operation runs on.
+        expected: usize,
+        /// The GPU the argument lives on.
+        found: usize,
+    },
 }
 
 /// The first few of `paths`, then how many more (the full list stays in the

@@ -2,6 +2,7 @@
 //! type-erased arguments a launch hands to a backend.
 
 use crate::array::DeviceArray;
+use crate::backend::DeviceBuffer;
 use crate::cpu::CpuLaunch;
 use crate::error::{Error, Result};
 use crate::scalar::{DeviceScalar, KernelScalar, ScalarType, ScalarValue};
@@ -58,22 +59,33 @@ pub enum ParamKind {
     },
 }
 
-/// Where an array argument's elements live.
+/// Where an array argument's elements live, as the CPU backend reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgPtr {
     /// Host memory (CPU backend).
     Host(*mut u8),
-    /// A CUDA device pointer (`CUdeviceptr`).
-    Device(u64),
+    /// GPU memory: the CUDA backend takes the memory from the buffer itself
+    /// (a cudarc slice, whose events order the launch), never from an address.
+    Device,
 }
 
-/// An array argument: base pointer, shape in elements (C order), element type.
+/// The buffer of an array argument, borrowed as the launch borrows the array.
+#[derive(Debug)]
+pub(crate) enum BufArg<'a> {
+    /// `&DeviceArray`: read by the kernel.
+    Read(&'a dyn DeviceBuffer),
+    /// `&mut DeviceArray`: written by the kernel (exclusive for the launch).
+    Write(&'a mut dyn DeviceBuffer),
+}
+
+/// An array argument: the borrowed buffer, shape in elements (C order),
+/// element type.
 ///
 /// Only [`KernelArg::array`] and [`KernelArg::array_mut`] make one, from a
-/// live [`DeviceArray`] borrow: backends trust its pointer and shape.
-#[derive(Debug, Clone, Copy)]
+/// live [`DeviceArray`] borrow: backends trust its buffer and shape.
+#[derive(Debug)]
 pub struct ArrayArg<'a> {
-    pub(crate) ptr: ArgPtr,
+    pub(crate) buf: BufArg<'a>,
     pub(crate) shape: &'a [usize],
     pub(crate) elem: ScalarType,
     pub(crate) mutable: bool,
@@ -81,13 +93,29 @@ pub struct ArrayArg<'a> {
     pub(crate) backend: crate::backend::BackendKind,
 }
 
+impl ArrayArg<'_> {
+    /// The buffer, read-only.
+    pub(crate) fn buffer(&self) -> &dyn DeviceBuffer {
+        match &self.buf {
+            BufArg::Read(b) => *b,
+            BufArg::Write(b) => &**b,
+        }
+    }
+
+    /// Where the elements live (CPU backend: the host address).
+    pub(crate) fn ptr(&self) -> ArgPtr {
+        self.buffer().arg_ptr()
+    }
+}
+
 /// A type-erased launch argument. Made by the generated `launch` function;
-/// the borrows it was made from outlive the launch.
-#[derive(Debug, Clone, Copy)]
+/// the borrows it was made from outlive the launch. Not `Clone`: a written
+/// array's argument holds its exclusive borrow.
+#[derive(Debug)]
 pub enum KernelArg<'a> {
     /// A scalar by value.
     Scalar(ScalarValue),
-    /// An array, by pointer and shape.
+    /// An array, by buffer and shape.
     Array(ArrayArg<'a>),
 }
 
@@ -99,12 +127,12 @@ impl<'a> KernelArg<'a> {
 
     /// A read-only array.
     pub fn array<T: DeviceScalar>(array: &'a DeviceArray<T>) -> Self {
-        KernelArg::Array(array.as_arg(false))
+        KernelArg::Array(array.as_arg())
     }
 
     /// A written array (the `&mut` borrow makes it exclusive for the launch).
     pub fn array_mut<T: DeviceScalar>(array: &'a mut DeviceArray<T>) -> Self {
-        KernelArg::Array(array.as_arg(true))
+        KernelArg::Array(array.as_arg_mut())
     }
 
     /// The scalar value as `T` (the default value if the argument is not a `T`,

@@ -34,7 +34,12 @@
 //!   [`device_array`], [`zeros`], [`DeviceArray::copy_to_host`]).
 //! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits;
 //!   [`launch::blocks_for`] computes how many blocks cover `n` elements.
-//! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`).
+//! - [`detect`] tells which backend runs and why (`GPUJIT_BACKEND=cpu|cuda|auto`):
+//!   a CUDA GPU when the driver loads and reports one, else the CPU.
+//! - [`stream()`], [`event`], [`synchronize`], [`to_device_on`],
+//!   [`pinned_array`] mirror Numba's streams, events and pinned memory (the
+//!   soundness rules are in [`mod@stream`]); [`gpus`] and [`select_device`]
+//!   choose among several GPUs.
 //! - [`ndarray`] is the ndarray release gpujit works with (0.17), re-exported.
 //! - [`nvrtc`] finds and drives NVRTC: CUBIN and PTX for any architecture,
 //!   an on-disk cache, and each kernel's `ptx()` and `resources()`.
@@ -43,17 +48,24 @@ pub mod array;
 // Machinery, not user API: reachable for generated code through `__private`
 // only (the user-facing items are re-exported below).
 mod backend;
+mod copies;
 mod cpu;
+mod cuda;
 pub mod error;
+mod gpus;
 pub mod kernel;
 mod kernel_def;
 pub mod launch;
 pub mod nvrtc;
+mod pinned;
 mod scalar;
+pub mod stream;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::{detect, BackendKind, Detection};
+pub use copies::to_device_on;
 pub use cpu::{with_cpu_time_limit, Idx3};
+pub use cuda::ENV_LOW_OCCUPANCY_WARNINGS;
 pub use error::{Error, Result};
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
@@ -96,12 +108,15 @@ pub use error::{Error, Result};
 /// ```
 #[doc(inline)]
 pub use gpujit_macros::gpu_kernel;
+pub use gpus::{gpus, select_device, GpuInfo};
 pub use launch::{Dim3, IntoDim3, LaunchConfig};
 /// The ndarray version gpujit's [`HostData`] and
 /// [`DeviceArray::copy_to_ndarray`] work with; use it (or the same version)
 /// for the arrays you pass to [`to_device`].
 pub use ndarray;
+pub use pinned::{pinned_array, PinnedArray};
 pub use scalar::{DeviceScalar, KernelScalar, ScalarType};
+pub use stream::{event, stream, synchronize, Event, Stream};
 
 /// `use gpujit::prelude::*;` brings the attribute, the array type, the launch
 /// configuration types and the kernel parameter types into scope.
@@ -170,13 +185,29 @@ pub mod __private {
     /// [`crate::Error::InvalidLaunchConfig`], [`crate::Error::BackendUnavailable`]
     /// and whatever [`Backend::launch`] returns.
     pub fn launch_kernel(
-        kernel: &crate::kernel_def::KernelDef,
+        kernel: &'static crate::kernel_def::KernelDef,
         grid: impl IntoDim3,
         block: impl IntoDim3,
-        args: &[crate::kernel_def::KernelArg<'_>],
+        args: &mut [crate::kernel_def::KernelArg<'_>],
     ) -> crate::Result<()> {
         let cfg = crate::LaunchConfig::new(grid, block)?;
-        current_backend()?.launch(kernel, &cfg, args)
+        current_backend()?.launch(kernel, &cfg, args, None)
+    }
+
+    /// The generated `launch_on`: as [`launch_kernel`], queued on `stream`.
+    ///
+    /// # Errors
+    /// As [`launch_kernel`]; [`crate::Error::WrongBackend`] or
+    /// [`crate::Error::WrongDevice`] for a stream of another backend or GPU.
+    pub fn launch_kernel_on(
+        kernel: &'static crate::kernel_def::KernelDef,
+        stream: &crate::Stream,
+        grid: impl IntoDim3,
+        block: impl IntoDim3,
+        args: &mut [crate::kernel_def::KernelArg<'_>],
+    ) -> crate::Result<()> {
+        let cfg = crate::LaunchConfig::new(grid, block)?;
+        current_backend()?.launch(kernel, &cfg, args, Some(stream))
     }
 
     /// The error of a CPU entry handed the wrong number of arguments.

@@ -46,6 +46,10 @@ pub enum Tool {
     Cxx,
     /// A release build (`cargo test --release`), for tests too slow without optimisation.
     Release,
+    /// The CUDA driver double (`libgpujit_driver_double.so`, built with the
+    /// workspace), with NVRTC and g++ that it needs;
+    /// `GPUJIT_REQUIRE_DRIVER_DOUBLE=1` makes its absence a failure.
+    DriverDouble,
 }
 
 impl Tool {
@@ -67,6 +71,10 @@ impl Tool {
                 Err("too slow without optimisation: run `cargo test --release`".to_string())
             }
             Tool::Release => Ok(()),
+            Tool::DriverDouble => DriverDouble::find()
+                .and_then(|_| Tool::Nvrtc.probe())
+                .and_then(|_| Tool::Cxx.probe())
+                .map(drop),
         }
     }
 
@@ -76,6 +84,7 @@ impl Tool {
             Tool::Nvrtc => Some("GPUJIT_REQUIRE_NVRTC"),
             Tool::Cxx => Some("GPUJIT_REQUIRE_CXX"),
             Tool::Release => None,
+            Tool::DriverDouble => Some("GPUJIT_REQUIRE_DRIVER_DOUBLE"),
         }
     }
 
@@ -92,7 +101,7 @@ pub struct Case {
     /// The tool it needs, if any.
     pub needs: Option<Tool>,
     /// The test; it fails by panicking, as a `#[test]` does.
-    pub run: fn(),
+    pub run: Box<dyn FnOnce() + Send>,
 }
 
 /// The `main` of a test binary with `harness = false`: runs `cases` as
@@ -173,7 +182,59 @@ macro_rules! cases {
         vec![$(common::Case {
             name: stringify!($test),
             needs: $needs,
-            run: || common::Outcome::check($test()),
+            run: Box::new(|| common::Outcome::check($test())),
         }),*]
     };
+}
+
+/// The built CUDA driver double and the real NVRTC it forwards to: what a
+/// child process needs in its environment to use the double as `libcuda.so`.
+pub struct DriverDouble {
+    dir: std::path::PathBuf,
+    real_nvrtc: std::path::PathBuf,
+}
+
+impl DriverDouble {
+    /// Finds `libgpujit_driver_double.so` next to this test binary (or one
+    /// folder up) and makes a folder of `libcuda.so`/`libcuda.so.1`/
+    /// `libnvrtc.so` links to it, with the real NVRTC's builtins beside them.
+    pub fn find() -> Result<DriverDouble, String> {
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let deps = exe.parent().ok_or("no folder")?;
+        let so = [deps, deps.parent().unwrap_or(deps)]
+            .iter()
+            .map(|d| d.join("libgpujit_driver_double.so"))
+            .find(|p| p.is_file())
+            .ok_or("the driver double is not built: run `cargo build --release -p gpujit-driver-double`")?;
+        let real_nvrtc = match std::env::var_os("GPUJIT_DOUBLE_REAL_NVRTC") {
+            Some(p) => std::path::PathBuf::from(p),
+            None => nvrtc::library_path().map_err(|e| e.to_string())?,
+        };
+        let real_nvrtc = std::fs::canonicalize(&real_nvrtc).unwrap_or(real_nvrtc);
+        let dir = so.with_file_name(format!("cuda-double-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        for name in ["libcuda.so", "libcuda.so.1", "libnvrtc.so"] {
+            std::os::unix::fs::symlink(&so, dir.join(name)).map_err(|e| e.to_string())?;
+        }
+        if let Some(folder) = real_nvrtc.parent() {
+            for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+                if entry.file_name().to_string_lossy().starts_with("libnvrtc-builtins") {
+                    let _ = std::os::unix::fs::symlink(entry.path(), dir.join(entry.file_name()));
+                }
+            }
+        }
+        Ok(DriverDouble { dir, real_nvrtc })
+    }
+
+    /// Points `cmd` at the double, with none of its fault switches set.
+    pub fn configure(&self, cmd: &mut std::process::Command) {
+        cmd.env("LD_LIBRARY_PATH", &self.dir)
+            .env("GPUJIT_NVRTC_PATH", self.dir.join("libnvrtc.so"))
+            .env("GPUJIT_DOUBLE_REAL_NVRTC", &self.real_nvrtc)
+            .env_remove("GPUJIT_DOUBLE_FAIL")
+            .env_remove("GPUJIT_DOUBLE_DEFER")
+            .env_remove("GPUJIT_DOUBLE_DEVICES")
+            .env_remove("GPUJIT_LOW_OCCUPANCY_WARNINGS");
+    }
 }

@@ -32,6 +32,7 @@ use crate::error::{Error, Result};
 use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
 use crate::scalar::DeviceScalar;
+use crate::stream::Stream;
 
 /// Static shared memory of one kernel (all its `shared_array`s), laid out by
 /// the macro: total size in bytes and the largest element alignment in bytes.
@@ -919,12 +920,28 @@ impl Backend for CpuBackend {
         Ok(Box::new(HostBuffer::new_zeroed(bytes)?))
     }
 
-    fn launch(&self, kernel: &KernelDef, cfg: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<()> {
+    fn launch(
+        &self,
+        kernel: &'static KernelDef,
+        cfg: &LaunchConfig,
+        args: &mut [KernelArg<'_>],
+        stream: Option<&Stream>,
+    ) -> Result<()> {
+        // A CPU stream runs its work at once: nothing to queue behind.
+        if let Some(s) = stream {
+            if s.backend() != BackendKind::Cpu {
+                return Err(Error::WrongBackend {
+                    array: format!("{} (the stream)", s.backend()),
+                    launch: BackendKind::Cpu.to_string(),
+                });
+            }
+        }
+        let args = &*args;
         cfg.validate()?;
         check_args(kernel, args)?;
         for arg in args {
             if let KernelArg::Array(a) = arg {
-                if a.backend != BackendKind::Cpu || !matches!(a.ptr, ArgPtr::Host(_)) {
+                if a.backend != BackendKind::Cpu || !matches!(a.ptr(), ArgPtr::Host(_)) {
                     return Err(Error::WrongBackend {
                         array: a.backend.to_string(),
                         launch: BackendKind::Cpu.to_string(),
@@ -938,6 +955,10 @@ impl Backend for CpuBackend {
 
     fn synchronize(&self) -> Result<()> {
         Ok(())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
@@ -1010,7 +1031,7 @@ mod tests {
             (16, 8),
         );
         CpuBackend
-            .launch(&WRITE_GRID2, &c, &[KernelArg::array_mut(&mut out)])
+            .launch(&WRITE_GRID2, &c, &mut [KernelArg::array_mut(&mut out)], None)
             .unwrap();
         let host = out.copy_to_host().unwrap();
         for y in 0..ny {
@@ -1024,12 +1045,12 @@ mod tests {
     fn launch_checks_arguments() {
         let out = DeviceArray::<u64>::zeros((2, 2)).unwrap();
         let err = CpuBackend
-            .launch(&WRITE_GRID2, &cfg(1, 1), &[KernelArg::array(&out)])
+            .launch(&WRITE_GRID2, &cfg(1, 1), &mut [KernelArg::array(&out)], None)
             .unwrap_err();
         assert!(matches!(err, Error::ArgumentMismatch { .. }), "{err}");
         let mut flat = DeviceArray::<u64>::zeros(4).unwrap();
         let err = CpuBackend
-            .launch(&WRITE_GRID2, &cfg(1, 1), &[KernelArg::array_mut(&mut flat)])
+            .launch(&WRITE_GRID2, &cfg(1, 1), &mut [KernelArg::array_mut(&mut flat)], None)
             .unwrap_err();
         assert!(matches!(err, Error::ArgumentMismatch { .. }), "{err}");
     }
@@ -1065,7 +1086,12 @@ mod tests {
         let blocks = 8;
         let mut out = DeviceArray::<u32>::zeros(blocks * 256).unwrap();
         CpuBackend
-            .launch(&NEIGHBOUR, &cfg(blocks, 256), &[KernelArg::array_mut(&mut out)])
+            .launch(
+                &NEIGHBOUR,
+                &cfg(blocks, 256),
+                &mut [KernelArg::array_mut(&mut out)],
+                None,
+            )
             .unwrap();
         let host = out.copy_to_host().unwrap();
         for b in 0..blocks {
@@ -1121,7 +1147,12 @@ mod tests {
         let blocks = 3;
         let mut out = DeviceArray::<i64>::zeros(blocks * 64).unwrap();
         CpuBackend
-            .launch(&ROTATE, &cfg(blocks, (16, 4)), &[KernelArg::array_mut(&mut out)])
+            .launch(
+                &ROTATE,
+                &cfg(blocks, (16, 4)),
+                &mut [KernelArg::array_mut(&mut out)],
+                None,
+            )
             .unwrap();
         let host = out.copy_to_host().unwrap();
         for b in 0..blocks {
@@ -1162,7 +1193,8 @@ mod tests {
             .launch(
                 &COPY,
                 &cfg(2, 8),
-                &[KernelArg::array(&src), KernelArg::array_mut(&mut dst)],
+                &mut [KernelArg::array(&src), KernelArg::array_mut(&mut dst)],
+                None,
             )
             .unwrap_err();
         match &err {
@@ -1208,7 +1240,7 @@ mod tests {
     fn every_index_is_checked_against_its_dimension() {
         let a = DeviceArray::<f32>::zeros((3, 3)).unwrap();
         let err = CpuBackend
-            .launch(&OOB2, &cfg(3, 1), &[KernelArg::array(&a)])
+            .launch(&OOB2, &cfg(3, 1), &mut [KernelArg::array(&a)], None)
             .unwrap_err();
         match err {
             Error::KernelFault {
@@ -1257,7 +1289,8 @@ mod tests {
             .launch(
                 &DIV,
                 &cfg(1, 4),
-                &[KernelArg::array_mut(&mut out), KernelArg::scalar(2i32)],
+                &mut [KernelArg::array_mut(&mut out), KernelArg::scalar(2i32)],
+                None,
             )
             .unwrap_err();
         match err {
@@ -1293,7 +1326,7 @@ mod tests {
 
     #[test]
     fn integer_semantics_and_sizes() {
-        CpuBackend.launch(&SCALAR, &cfg(2, 3), &[]).unwrap();
+        CpuBackend.launch(&SCALAR, &cfg(2, 3), &mut [], None).unwrap();
     }
 
     fn panics_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
@@ -1321,7 +1354,7 @@ mod tests {
     fn panics_become_faults() {
         for barrier in [false, true] {
             let err = CpuBackend
-                .launch(&PANICS, &cfg(2, 4), &[KernelArg::scalar(barrier)])
+                .launch(&PANICS, &cfg(2, 4), &mut [KernelArg::scalar(barrier)], None)
                 .unwrap_err();
             match err {
                 Error::KernelFault {

@@ -150,7 +150,7 @@ impl<'a, T: DeviceScalar> View<'a, T, GlobalMem> {
     #[inline]
     pub fn from_arg(arg: &KernelArg<'a>, name: &'static str) -> View<'a, T, GlobalMem> {
         if let KernelArg::Array(a) = arg {
-            if let ArgPtr::Host(p) = a.ptr {
+            if let ArgPtr::Host(p) = a.ptr() {
                 // Atomic accesses need the element's size as alignment
                 // (`HostBuffer` is 16-byte aligned, so this always holds).
                 let aligned = p.cast::<T>().is_aligned() && p.addr() % std::mem::size_of::<T>() == 0;

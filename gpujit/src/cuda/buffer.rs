@@ -1,0 +1,97 @@
+//! GPU memory of a `DeviceArray`: a cudarc slice (whose read and write
+//! events order every use across streams, and whose drop frees the memory in
+//! stream order after the work that uses it).
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream};
+
+use super::device::Device;
+use crate::backend::{check_range, BackendKind, DeviceBuffer};
+use crate::error::Result;
+use crate::kernel_def::ArgPtr;
+
+/// Bytes on one GPU.
+#[derive(Debug)]
+pub(crate) struct CudaBuffer {
+    pub device: Arc<Device>,
+    pub slice: CudaSlice<u8>,
+}
+
+impl CudaBuffer {
+    /// `bytes` zeroed bytes on `device`, allocated (and zeroed) on its default stream.
+    pub fn new_zeroed(device: &Arc<Device>, bytes: usize) -> Result<CudaBuffer> {
+        let s = &device.stream;
+        let slice = if bytes == 0 {
+            s.null::<u8>()
+        } else {
+            s.alloc_zeros::<u8>(bytes)
+        };
+        Ok(CudaBuffer {
+            device: device.clone(),
+            slice: slice.map_err(|e| device.err("cuMemAlloc", e))?,
+        })
+    }
+
+    /// Copies `[offset, offset + dst.len())` to the host on `stream` and
+    /// waits for it (the copy follows the work queued on `stream`).
+    pub fn read_on(&self, stream: &Arc<CudaStream>, offset: usize, dst: &mut [u8]) -> Result<()> {
+        check_range(offset, dst.len(), self.slice.len(), "a read")?;
+        if dst.is_empty() {
+            return Ok(());
+        }
+        let view = self.slice.slice(offset..offset + dst.len());
+        stream
+            .memcpy_dtoh(&view, dst)
+            .map_err(|e| self.device.err("cuMemcpyDtoHAsync", e))?;
+        // The host slice is borrowed only for this call: wait for the copy.
+        stream
+            .synchronize()
+            .map_err(|e| self.device.err("cuStreamSynchronize", e))
+    }
+
+    /// Copies `src` to `[offset, ..)` on `stream`. Returns once `src` may be
+    /// reused: a copy from pageable memory is staged by the driver before
+    /// `cuMemcpyHtoDAsync` returns (CUDA's documented behaviour).
+    pub fn write_on(&mut self, stream: &Arc<CudaStream>, offset: usize, src: &[u8]) -> Result<()> {
+        check_range(offset, src.len(), self.slice.len(), "a write")?;
+        if src.is_empty() {
+            return Ok(());
+        }
+        let mut view = self.slice.slice_mut(offset..offset + src.len());
+        stream
+            .memcpy_htod(src, &mut view)
+            .map_err(|e| self.device.err("cuMemcpyHtoDAsync", e))
+    }
+}
+
+impl DeviceBuffer for CudaBuffer {
+    fn backend(&self) -> BackendKind {
+        BackendKind::Cuda
+    }
+
+    fn byte_len(&self) -> usize {
+        self.slice.len()
+    }
+
+    fn arg_ptr(&self) -> ArgPtr {
+        ArgPtr::Device
+    }
+
+    fn read(&self, byte_offset: usize, dst: &mut [u8]) -> Result<()> {
+        self.read_on(&self.device.stream, byte_offset, dst)
+    }
+
+    fn write(&mut self, byte_offset: usize, src: &[u8]) -> Result<()> {
+        let stream = self.device.stream.clone();
+        self.write_on(&stream, byte_offset, src)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,180 @@
+//! A kernel launch on a GPU: checks, argument packing in the parameter ABI
+//! of the emitted CUDA C, and the low-occupancy warning.
+//!
+//! The ABI (see `gpujit-macros/src/emit_cuda.rs` and `tests/snapshots/*.cu`):
+//! in parameter order, an array is its element pointer followed by one
+//! `unsigned long long` per dimension; a scalar is passed by value with its C
+//! type (`bool`, `unsigned char`, `int`, `long long`, `unsigned int`,
+//! `unsigned long long`, `float`, `double`).
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaStream, LaunchConfig as CuConfig, PushKernelArg};
+
+use super::buffer::CudaBuffer;
+use super::device::Device;
+use crate::error::{Error, Result};
+use crate::kernel_def::{check_args, BufArg, KernelArg, KernelDef};
+use crate::launch::LaunchConfig;
+use crate::scalar::ScalarValue;
+
+/// The low-occupancy warning can be switched off with `=0` (Numba:
+/// `NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0`).
+pub const ENV_LOW_OCCUPANCY_WARNINGS: &str = "GPUJIT_LOW_OCCUPANCY_WARNINGS";
+
+/// A scalar's bytes, zero-extended to 8: the driver reads the parameter's
+/// size (1, 4 or 8 bytes) from the start of the word, which on the
+/// little-endian hosts CUDA runs on holds exactly the value's bytes.
+fn scalar_word(v: ScalarValue) -> u64 {
+    match v {
+        ScalarValue::U8(x) => u64::from(x),
+        ScalarValue::I32(x) => u64::from(x as u32),
+        ScalarValue::I64(x) => x as u64,
+        ScalarValue::U32(x) => u64::from(x),
+        ScalarValue::U64(x) => x,
+        ScalarValue::Usize(x) => x as u64,
+        ScalarValue::F32(x) => u64::from(x.to_bits()),
+        ScalarValue::F64(x) => x.to_bits(),
+        ScalarValue::Bool(x) => u64::from(x),
+    }
+}
+
+/// Launches `kernel` on `device`'s `stream`. Asynchronous: a fault in the
+/// kernel is reported by the next synchronizing call.
+pub(crate) fn launch(
+    device: &Arc<Device>,
+    stream: &Arc<CudaStream>,
+    kernel: &'static KernelDef,
+    cfg: &LaunchConfig,
+    args: &mut [KernelArg<'_>],
+) -> Result<()> {
+    cfg.validate()?;
+    device.check_config(cfg)?;
+    check_args(kernel, args)?;
+    // Every array must be GPU memory of this device.
+    for (param, arg) in kernel.params.iter().zip(args.iter()) {
+        if let KernelArg::Array(a) = arg {
+            match a.buffer().as_any().downcast_ref::<CudaBuffer>() {
+                None => {
+                    return Err(Error::WrongBackend {
+                        array: a.backend.to_string(),
+                        launch: "CUDA".into(),
+                    })
+                }
+                Some(b) if b.device.ordinal != device.ordinal => {
+                    return Err(Error::WrongDevice {
+                        what: format!("kernel `{}`, parameter `{}`", kernel.name, param.name),
+                        expected: device.ordinal,
+                        found: b.device.ordinal,
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let loaded = device.modules.get(&device.ctx, device.cc, kernel)?;
+    if cfg.block.volume() > u64::from(loaded.max_threads_per_block) {
+        return Err(Error::InvalidLaunchConfig(format!(
+            "kernel `{}` can run at most {} threads per block on GPU {} (its registers limit it), {} were asked for; use smaller blocks",
+            kernel.name,
+            loaded.max_threads_per_block,
+            device.ordinal,
+            cfg.block.volume()
+        )));
+    }
+    if loaded.shared_bytes > device.limits.max_shared_per_block {
+        return Err(Error::InvalidLaunchConfig(format!(
+            "kernel `{}` uses {} bytes of shared memory per block, more than the {} bytes of GPU {}; use smaller shared arrays",
+            kernel.name, loaded.shared_bytes, device.limits.max_shared_per_block, device.ordinal
+        )));
+    }
+    warn_low_occupancy(device, kernel, cfg, &loaded.warned);
+
+    // The by-value words (dimensions and scalars), in parameter order; they
+    // must not move while the builder points at them.
+    let mut words: Vec<u64> = Vec::with_capacity(args.len() * 3);
+    for arg in args.iter() {
+        match arg {
+            KernelArg::Scalar(v) => words.push(scalar_word(*v)),
+            KernelArg::Array(a) => words.extend(a.shape.iter().map(|&d| d as u64)),
+        }
+    }
+    let mut builder = stream.launch_builder(&loaded.func);
+    let mut next = 0;
+    for arg in args.iter_mut() {
+        match arg {
+            KernelArg::Scalar(_) => {
+                builder.arg(&words[next]);
+                next += 1;
+            }
+            KernelArg::Array(a) => {
+                let ndim = a.shape.len();
+                // Checked above: every array is a `CudaBuffer`.
+                match &mut a.buf {
+                    BufArg::Read(b) => {
+                        if let Some(b) = b.as_any().downcast_ref::<CudaBuffer>() {
+                            builder.arg(&b.slice);
+                        }
+                    }
+                    BufArg::Write(b) => {
+                        if let Some(b) = b.as_any_mut().downcast_mut::<CudaBuffer>() {
+                            builder.arg(&mut b.slice);
+                        }
+                    }
+                }
+                for w in &words[next..next + ndim] {
+                    builder.arg(w);
+                }
+                next += ndim;
+            }
+        }
+    }
+    let cu_cfg = CuConfig {
+        grid_dim: (cfg.grid.x, cfg.grid.y, cfg.grid.z),
+        block_dim: (cfg.block.x, cfg.block.y, cfg.block.z),
+        shared_mem_bytes: 0,
+    };
+    device.set_last_kernel(kernel.name);
+    // SAFETY (cudarc's three conditions for `launch`):
+    // 1. The arguments match the function: `check_args` checked count, types,
+    //    element types and dimensions against the `KernelDef` the macro
+    //    generated together with the CUDA C, and the packing above follows
+    //    that C's parameter list (pointer, then one u64 per dimension;
+    //    scalars by value in 8-byte words read from their start).
+    // 2. Mutability: a parameter the kernel writes is `mutable` in the
+    //    `KernelDef`, and `check_args` requires a `&mut DeviceArray` (a
+    //    `BufArg::Write`) for it, pushed as `&mut CudaSlice` so cudarc orders
+    //    it as a write; read-only parameters are `const` in the C.
+    // 3. Out-of-bounds accesses by the kernel touch GPU memory only, never
+    //    host memory Rust owns: a fault is reported as an error (sticky).
+    //    Every slice outlives its use: cudarc records the launch in each
+    //    slice's events, and a slice's drop waits for them before freeing.
+    let r = unsafe { builder.launch(cu_cfg) };
+    r.map(|_| ())
+        .map_err(|e| device.err(&format!("launch kernel `{}`", kernel.name), e))
+}
+
+/// Numba's `NumbaPerformanceWarning`, once per kernel and device, through
+/// `log::warn!`, when the grid has fewer blocks than twice the device's
+/// multiprocessors.
+fn warn_low_occupancy(device: &Device, kernel: &KernelDef, cfg: &LaunchConfig, warned: &std::sync::atomic::AtomicBool) {
+    let blocks = cfg.blocks();
+    if blocks >= 2 * u64::from(device.limits.multiprocessors) || warned.load(Ordering::Relaxed) {
+        return;
+    }
+    if warned.swap(true, Ordering::Relaxed) || !occupancy_warnings_enabled() {
+        return;
+    }
+    log::warn!(
+        "gpujit performance warning: kernel `{}`: grid size {blocks} will likely result in GPU under-utilization due to low occupancy ({} has {} multiprocessors; launch at least {} blocks, e.g. with fewer threads per block). Set {ENV_LOW_OCCUPANCY_WARNINGS}=0 to silence.",
+        kernel.name,
+        device.name,
+        device.limits.multiprocessors,
+        2 * device.limits.multiprocessors
+    );
+}
+
+fn occupancy_warnings_enabled() -> bool {
+    std::env::var(ENV_LOW_OCCUPANCY_WARNINGS).map_or(true, |v| v.trim() != "0")
+}

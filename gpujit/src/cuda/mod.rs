@@ -1,0 +1,149 @@
+//! The CUDA backend: kernels run on NVIDIA GPUs through the CUDA driver
+//! (cudarc, loaded at run time) and NVRTC.
+//!
+//! Layers, each using only those below it:
+//! - `error`: driver errors as [`crate::Error`] values (the `CUresult` kept);
+//! - `probe`: can CUDA run here (never panics);
+//! - `module_cache`: a kernel compiled and loaded once per device;
+//! - `device`: one GPU (context, default stream, limits, loaded kernels);
+//! - `buffer`: a `DeviceArray`'s GPU memory (a cudarc slice);
+//! - `launch`: checks, argument packing, the occupancy warning;
+//! - this file: [`CudaBackend`], the devices of the process and the current one.
+
+mod buffer;
+mod device;
+mod error;
+mod launch;
+mod module_cache;
+mod probe;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub(crate) use buffer::CudaBuffer;
+pub(crate) use device::Device;
+pub use launch::ENV_LOW_OCCUPANCY_WARNINGS;
+pub(crate) use probe::{probe, Found};
+
+use crate::backend::{Backend, BackendKind, DeviceBuffer};
+use crate::error::{Error, Result};
+use crate::kernel_def::{KernelArg, KernelDef};
+use crate::launch::LaunchConfig;
+use crate::stream::Stream;
+
+/// The CUDA backend of this process: its GPUs, opened on first use, and the
+/// one selected for new arrays, streams and launches without a stream.
+#[derive(Debug)]
+pub struct CudaBackend {
+    devices: Vec<OnceLock<Arc<Device>>>,
+    open_lock: Mutex<()>,
+    current: AtomicUsize,
+}
+
+impl CudaBackend {
+    /// A backend over `count` devices (found by [`probe`]).
+    pub(crate) fn new(count: usize) -> CudaBackend {
+        CudaBackend {
+            devices: (0..count).map(|_| OnceLock::new()).collect(),
+            open_lock: Mutex::new(()),
+            current: AtomicUsize::new(0),
+        }
+    }
+
+    /// Number of GPUs.
+    pub(crate) fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
+    /// GPU `ordinal`, opened on first use.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a GPU that does not exist; driver errors.
+    pub(crate) fn device(&self, ordinal: usize) -> Result<&Arc<Device>> {
+        let slot = self.devices.get(ordinal).ok_or_else(|| {
+            Error::OutOfRange(format!(
+                "there is no GPU {ordinal}: this machine has {} (numbered from 0)",
+                self.devices.len()
+            ))
+        })?;
+        if let Some(d) = slot.get() {
+            return Ok(d);
+        }
+        let _guard = self.open_lock.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.get().is_none() {
+            let _ = slot.set(Arc::new(Device::open(ordinal)?));
+        }
+        slot.get()
+            .ok_or_else(|| Error::OutOfRange(format!("GPU {ordinal} could not be opened")))
+    }
+
+    /// The GPU selected for new work.
+    pub(crate) fn current(&self) -> Result<&Arc<Device>> {
+        self.device(self.current.load(Ordering::Relaxed))
+    }
+
+    /// Selects GPU `ordinal` for new work (process-wide).
+    pub(crate) fn select(&self, ordinal: usize) -> Result<()> {
+        self.device(ordinal)?;
+        self.current.store(ordinal, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Waits for all work on every opened GPU.
+    fn synchronize_all(&self) -> Result<()> {
+        for d in self.devices.iter().filter_map(|s| s.get()) {
+            d.ctx.synchronize().map_err(|e| d.err("cuCtxSynchronize", e))?;
+            d.ctx
+                .check_err()
+                .map_err(|e| d.err("an earlier asynchronous operation", e))?;
+        }
+        Ok(())
+    }
+}
+
+impl Backend for CudaBackend {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cuda
+    }
+
+    fn description(&self) -> String {
+        match self.current() {
+            Ok(d) => format!(
+                "CUDA GPU {} {} (compute capability {}.{})",
+                d.ordinal, d.name, d.cc.0, d.cc.1
+            ),
+            Err(e) => format!("CUDA ({e})"),
+        }
+    }
+
+    fn alloc_zeroed(&self, bytes: usize) -> Result<Box<dyn DeviceBuffer>> {
+        Ok(Box::new(CudaBuffer::new_zeroed(self.current()?, bytes)?))
+    }
+
+    fn launch(
+        &self,
+        kernel: &'static KernelDef,
+        cfg: &LaunchConfig,
+        args: &mut [KernelArg<'_>],
+        stream: Option<&Stream>,
+    ) -> Result<()> {
+        match stream {
+            None => {
+                let d = self.current()?;
+                launch::launch(d, &d.stream, kernel, cfg, args)
+            }
+            Some(s) => {
+                let (d, st) = s.cuda()?;
+                launch::launch(d, st, kernel, cfg, args)
+            }
+        }
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        self.synchronize_all()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

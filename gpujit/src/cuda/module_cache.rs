@@ -1,0 +1,86 @@
+//! Kernels compiled and loaded once per device: the first launch of a kernel
+//! on a device compiles its CUDA C with NVRTC for the device's architecture
+//! and loads the module; later launches find it by the address of the
+//! kernel's `&'static KernelDef` (a hash lookup and an `Arc` clone: no
+//! compile work, no formatting, no allocation). Modules are never unloaded:
+//! queued work may still use them (cubecl does the same).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::sys::CUfunction_attribute;
+use cudarc::driver::{CudaContext, CudaFunction};
+
+use super::error::driver_error;
+use crate::error::{Error, Result};
+use crate::kernel_def::KernelDef;
+
+/// A kernel loaded on one device, with what launches check against.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    pub func: CudaFunction,
+    /// Most threads per block this kernel can run with (registers limit it
+    /// below the device's 1024 for big kernels).
+    pub max_threads_per_block: u32,
+    /// Static `__shared__` bytes per block.
+    pub shared_bytes: u32,
+    /// Whether the low-occupancy warning was given for this kernel.
+    pub warned: std::sync::atomic::AtomicBool,
+}
+
+/// The loaded kernels of one device.
+#[derive(Debug, Default)]
+pub(crate) struct ModuleCache {
+    map: Mutex<HashMap<usize, Arc<Loaded>>>,
+}
+
+impl ModuleCache {
+    /// The kernel loaded on `ctx` (compute capability `cc`), compiling and
+    /// loading it on first use. Holds the cache's lock while compiling, so a
+    /// kernel is compiled once even when threads race to launch it.
+    pub fn get(&self, ctx: &Arc<CudaContext>, cc: (u32, u32), kernel: &'static KernelDef) -> Result<Arc<Loaded>> {
+        let key = kernel as *const KernelDef as usize;
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(l) = map.get(&key) {
+            return Ok(l.clone());
+        }
+        let image = compile_for_device((kernel.cuda_source)(), kernel.entry, cc)?;
+        let load_err = |e| driver_error(&format!("load the module of kernel `{}`", kernel.name), e, kernel.name);
+        let module = ctx
+            .load_module(cudarc::nvrtc::Ptx::from_binary(image))
+            .map_err(load_err)?;
+        let func = module.load_function(kernel.entry).map_err(load_err)?;
+        let attr = |a| func.get_attribute(a).map_err(load_err);
+        let max_threads_per_block = attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?.max(0) as u32;
+        let shared_bytes = attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?.max(0) as u32;
+        let loaded = Arc::new(Loaded {
+            func,
+            max_threads_per_block,
+            shared_bytes,
+            warned: Default::default(),
+        });
+        map.insert(key, loaded.clone());
+        Ok(loaded)
+    }
+}
+
+/// The NUL-terminated module image of `source` for a device of compute
+/// capability `(major, minor)`: PTX for the newest virtual architecture NVRTC
+/// supports that is not newer than the device (the driver JIT-compiles it).
+fn compile_for_device(source: &str, entry: &str, (major, minor): (u32, u32)) -> Result<Vec<u8>> {
+    let device_arch = (major * 10 + minor) as i32;
+    let arch = crate::nvrtc::supported_archs()?
+        .into_iter()
+        .filter(|&a| a <= device_arch)
+        .max()
+        .ok_or_else(|| Error::NvrtcCompile {
+            kernel: entry.to_string(),
+            log: format!(
+                "this NVRTC supports no architecture up to the GPU's compute capability {major}.{minor}; use an NVRTC that supports it (GPUJIT_NVRTC_PATH)"
+            ),
+        })?;
+    let ptx = crate::nvrtc::compile_ptx(source, entry, &format!("compute_{arch}"))?;
+    let mut image = ptx.text.into_bytes();
+    image.push(0);
+    Ok(image)
+}
