@@ -83,11 +83,18 @@ pub fn run(d: &mut Driver, ctx: usize, l: &Launch) -> Result<(), CuResult> {
     // read (kernels that index past their extents are not protected, as on a
     // GPU); no memory is freed meanwhile (we hold the driver lock).
     let r = unsafe { (l.kernel.launch)(l.grid.as_ptr(), l.block.as_ptr(), ptrs.as_mut_ptr(), d.config.threads) };
-    if r != 0 {
-        eprintln!("gpujit-driver-double: kernel `{name}`: the host could not start its threads");
-        return Err(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+    match r {
+        0 => Ok(()),
+        // `__trap()`: on a GPU an unspecified launch failure, sticky for the context.
+        2 => {
+            eprintln!("gpujit-driver-double: kernel `{name}`: a thread executed __trap(): CUDA_ERROR_LAUNCH_FAILED");
+            Err(CUDA_ERROR_LAUNCH_FAILED)
+        }
+        _ => {
+            eprintln!("gpujit-driver-double: kernel `{name}`: the host could not start its threads");
+            Err(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+        }
     }
-    Ok(())
 }
 
 /// Copies the argument values out of `kernelParams`.

@@ -35,15 +35,27 @@ const RUNNER: &str = r#"
 #include <thread>
 #include <vector>
 namespace gj_double {
+// Runs one thread of the kernel; a `__trap()` ends it (and, through
+// `gj_trapped`, the launch: no further block starts).
+template <class Body>
+void thread_body(const Body& body) {
+    try {
+        body();
+    } catch (const gj_trapped_t&) {
+    }
+}
+// 0: done; 1: the host could not start its threads; 2: a thread trapped.
 template <class Body>
 int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsigned workers, const Body& body) {
     try {
         std::lock_guard<std::mutex> one_launch_at_a_time(gj_launch_mutex);
+        gj_trapped.store(false);
         gridDim = {g[0], g[1], g[2]};
         blockDim = {b[0], b[1], b[2]};
         const unsigned long long blocks = (unsigned long long)g[0] * g[1] * g[2];
         const unsigned n = b[0] * b[1] * b[2];
         auto block = [&](unsigned long long i) {
+            if (gj_trapped.load()) return;
             const uint3 bi = {(unsigned)(i % g[0]), (unsigned)(i / g[0] % g[1]), (unsigned)(i / g[0] / g[1])};
             if (barrier) {
                 std::barrier<> bar(n);
@@ -54,7 +66,7 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
                         threadIdx = {tx, ty, tz};
                         blockIdx = bi;
                         gj_block_barrier = &bar;
-                        body();
+                        thread_body(body);
                         bar.arrive_and_drop();
                     });
                 for (auto& t : threads) t.join();
@@ -62,7 +74,7 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
                 blockIdx = bi;
                 for (unsigned tz = 0; tz < b[2]; tz++) for (unsigned ty = 0; ty < b[1]; ty++) for (unsigned tx = 0; tx < b[0]; tx++) {
                     threadIdx = {tx, ty, tz};
-                    body();
+                    thread_body(body);
                 }
             }
         };
@@ -77,7 +89,7 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
         } else {
             for (unsigned long long i = 0; i < blocks; i++) block(i);
         }
-        return 0;
+        return gj_trapped.load() ? 2 : 0;
     } catch (...) {
         return 1;
     }
@@ -85,7 +97,7 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
 }
 "#;
 /// Changes whenever the generated C++ changes, so that old cache entries are not reused.
-const BUILD_VERSION: &str = "gpujit-driver-double build 1; g++ -std=c++20 -O2";
+const BUILD_VERSION: &str = "gpujit-driver-double build 2; g++ -std=c++20 -O2";
 
 /// A kernel parameter's C type.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -44,7 +44,7 @@ impl ModuleCache {
         if let Some(l) = map.get(&key) {
             return Ok(l.clone());
         }
-        let image = compile_for_device((kernel.cuda_source)(), kernel.entry, cc)?;
+        let image = module_image(kernel, cc)?;
         let load_err = |e| driver_error(&format!("load the module of kernel `{}`", kernel.name), e, kernel.name);
         let module = ctx
             .load_module(cudarc::nvrtc::Ptx::from_binary(image))
@@ -64,22 +64,24 @@ impl ModuleCache {
     }
 }
 
-/// The NUL-terminated module image of `source` for a device of compute
-/// capability `(major, minor)`: PTX for the newest virtual architecture NVRTC
-/// supports that is not newer than the device (the driver JIT-compiles it).
-fn compile_for_device(source: &str, entry: &str, (major, minor): (u32, u32)) -> Result<Vec<u8>> {
+/// The module image of `kernel` for a device of compute capability
+/// `(major, minor)`, through NVRTC's on-disk cache: a CUBIN for the device's
+/// own architecture when this NVRTC knows it (no JIT, and no "PTX too new for
+/// this driver"), otherwise NUL-terminated PTX for the newest virtual
+/// architecture NVRTC supports below it, which the driver JIT-compiles.
+fn module_image(kernel: &KernelDef, (major, minor): (u32, u32)) -> Result<Vec<u8>> {
     let device_arch = (major * 10 + minor) as i32;
-    let arch = crate::nvrtc::supported_archs()?
-        .into_iter()
-        .filter(|&a| a <= device_arch)
-        .max()
-        .ok_or_else(|| Error::NvrtcCompile {
-            kernel: entry.to_string(),
-            log: format!(
-                "this NVRTC supports no architecture up to the GPU's compute capability {major}.{minor}; use an NVRTC that supports it (GPUJIT_NVRTC_PATH)"
-            ),
-        })?;
-    let ptx = crate::nvrtc::compile_ptx(source, entry, &format!("compute_{arch}"))?;
+    let archs = crate::nvrtc::supported_archs()?;
+    if archs.contains(&device_arch) {
+        return Ok(kernel.cubin((major, minor))?.image);
+    }
+    let arch = archs.into_iter().filter(|&a| a <= device_arch).max().ok_or_else(|| Error::NvrtcCompile {
+        kernel: kernel.name.to_string(),
+        log: format!(
+            "this NVRTC supports no architecture up to the GPU's compute capability {major}.{minor}; use an NVRTC that supports it (GPUJIT_NVRTC_PATH)"
+        ),
+    })?;
+    let ptx = kernel.ptx(((arch / 10) as u32, (arch % 10) as u32))?;
     let mut image = ptx.text.into_bytes();
     image.push(0);
     Ok(image)
