@@ -25,6 +25,7 @@ pub const CUDA_ERROR_NOT_READY: CuResult = 600;
 pub const CUDA_ERROR_ILLEGAL_ADDRESS: CuResult = 700;
 pub const CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: CuResult = 701;
 pub const CUDA_ERROR_CONTEXT_IS_DESTROYED: CuResult = 709;
+pub const CUDA_ERROR_LAUNCH_FAILED: CuResult = 719;
 pub const CUDA_ERROR_NOT_SUPPORTED: CuResult = 801;
 pub const CUDA_ERROR_UNKNOWN: CuResult = 999;
 
@@ -110,7 +111,11 @@ const TABLE: &[(CuResult, &str, &str)] = &[
         "CUDA_ERROR_CONTEXT_IS_DESTROYED\0",
         "context is destroyed\0",
     ),
-    (719, "CUDA_ERROR_LAUNCH_FAILED\0", "unspecified launch failure\0"),
+    (
+        CUDA_ERROR_LAUNCH_FAILED,
+        "CUDA_ERROR_LAUNCH_FAILED\0",
+        "unspecified launch failure\0",
+    ),
     (
         CUDA_ERROR_NOT_SUPPORTED,
         "CUDA_ERROR_NOT_SUPPORTED\0",
