@@ -969,6 +969,27 @@ fn naming_kernels_agree() {
             vec![s(true), z::<f64>(&[2])],
             EXACT,
         ),
+        (
+            &gj_names::KERNEL,
+            ONE,
+            (8, 1, 1),
+            vec![s(0.5f32), s(3.0f32), s(7.0f32), v(&x), z::<f32>(&[9])],
+            EXACT,
+        ),
+        (
+            &r#fn::KERNEL,
+            ONE,
+            (16, 1, 1),
+            vec![s(1.5f32), v(&x), z::<f32>(&[9])],
+            EXACT,
+        ),
+        (
+            &__global__::KERNEL,
+            ONE,
+            (8, 1, 1),
+            vec![s(2.0f32), v(&x), z::<f32>(&[8]), s(3.0f32), s(0.125f32), s(5i32)],
+            EXACT,
+        ),
     ]);
 }
 

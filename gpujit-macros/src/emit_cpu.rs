@@ -8,9 +8,10 @@ use quote::{format_ident, quote};
 
 use crate::model::*;
 
-/// The identifier of the per-thread context inside generated code.
+/// The identifier of the per-thread context inside generated code. Its
+/// mixed-site span (`macro_rules` hygiene) keeps it apart from every user name.
 pub fn thread_ident() -> Ident {
-    Ident::new("gj_thread", Span::call_site())
+    Ident::new("gj_thread", Span::mixed_site())
 }
 
 pub fn ident(name: &str) -> Ident {
@@ -149,7 +150,7 @@ impl Emitter<'_> {
                 let elem = scalar_ty(sh.elem);
                 let off = format_ident!("GJ_SHARED_OFFSET_{}", *id);
                 let dims = sh.dims.iter().map(|d| &d.rust);
-                let label = &sh.name;
+                let label = &sh.label;
                 quote! { let #name = #t.shared::<#elem>(#off, &[#((#dims) as usize),*], #label); }
             }
             Stmt::Assign { place, op, value } => {
@@ -171,7 +172,9 @@ impl Emitter<'_> {
                     }
                     (Place::Elem(a, idx), Some(op)) => {
                         let (view, st, ld) = self.access(*a, idx.len());
-                        let names: Vec<Ident> = (0..idx.len()).map(|i| format_ident!("gj_index_{}", i)).collect();
+                        let names: Vec<Ident> = (0..idx.len())
+                            .map(|i| format_ident!("gj_index_{}", i, span = Span::mixed_site()))
+                            .collect();
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
                         let elem = Ty::Scalar(self.k.elem_type(*a));
                         let rhs = self.binary(*op, quote! { #view.#ld(#t, #(#names),*) }, v, elem);

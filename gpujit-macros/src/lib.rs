@@ -18,6 +18,7 @@ mod expand;
 mod infer;
 mod lower;
 mod model;
+mod names;
 
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
