@@ -231,6 +231,10 @@ impl Emitter<'_> {
     }
 
     fn block_body(&mut self, b: &Block) {
+        crate::deep(|| self.block_body_at(b))
+    }
+
+    fn block_body_at(&mut self, b: &Block) {
         for s in &b.stmts {
             self.stmt(s);
         }
@@ -253,6 +257,10 @@ impl Emitter<'_> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        crate::deep(|| self.stmt_at(s))
+    }
+
+    fn stmt_at(&mut self, s: &Stmt) {
         match s {
             Stmt::Let { local, init } => {
                 let l = self.local(*local).clone();
@@ -465,6 +473,10 @@ impl Emitter<'_> {
     }
 
     fn expr(&mut self, e: &Expr) -> String {
+        crate::deep(|| self.expr_at(e))
+    }
+
+    fn expr_at(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Lit(Lit::Int(v)) => match self.opaque(e.ty) {
                 Some(t) => format!("({t}){v}"),

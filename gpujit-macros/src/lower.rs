@@ -57,6 +57,10 @@ fn with_help_spanned(node: &impl ToTokens, msg: &str, help: &str) -> syn::Error 
 
 /// The names a `let` pattern binds.
 fn pattern_names(p: &Pat, out: &mut Vec<String>) {
+    crate::deep(|| pattern_names_at(p, out))
+}
+
+fn pattern_names_at(p: &Pat, out: &mut Vec<String>) {
     match p {
         Pat::Ident(pi) => out.push(names::key(&pi.ident)),
         Pat::Type(pt) => pattern_names(&pt.pat, out),
@@ -189,6 +193,10 @@ impl Lower {
 
     /// Whether `e` starts from a name whose declaration was already reported.
     fn is_poisoned(&self, e: &SExpr) -> bool {
+        crate::deep(|| self.is_poisoned_at(e))
+    }
+
+    fn is_poisoned_at(&self, e: &SExpr) -> bool {
         match strip(e) {
             SExpr::Path(p) => p
                 .path
@@ -391,6 +399,10 @@ impl Lower {
     // ----- blocks and statements -------------------------------------------
 
     fn block(&mut self, block: &syn::Block, value: bool) -> Block {
+        crate::deep(|| self.block_at(block, value))
+    }
+
+    fn block_at(&mut self, block: &syn::Block, value: bool) -> Block {
         self.scopes.push(HashMap::new());
         // `const` items are visible in the whole block, as in Rust.
         for stmt in &block.stmts {
@@ -433,6 +445,10 @@ impl Lower {
     }
 
     fn stmt(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
+        crate::deep(|| self.stmt_at(stmt, out))
+    }
+
+    fn stmt_at(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
         match stmt {
             syn::Stmt::Local(local) => self.let_stmt(local, out),
             syn::Stmt::Item(syn::Item::Const(_)) => {}
@@ -674,6 +690,10 @@ impl Lower {
     /// A compile-time constant (shared array size): literals, `const`s and
     /// arithmetic on them.
     fn const_expr(&mut self, e: &SExpr) -> Result<ConstExpr, syn::Error> {
+        crate::deep(|| self.const_expr_at(e))
+    }
+
+    fn const_expr_at(&mut self, e: &SExpr) -> Result<ConstExpr, syn::Error> {
         const HELP: &str = "shared array sizes must be compile-time constants (a literal, a `const`, or arithmetic on them); a size chosen at launch needs dynamic shared memory, which is not supported yet";
         let c = match strip(e) {
             SExpr::Lit(syn::ExprLit {
@@ -724,6 +744,10 @@ impl Lower {
     }
 
     fn expr_stmt(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {
+        crate::deep(|| self.expr_stmt_at(e, out))
+    }
+
+    fn expr_stmt_at(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {
         match strip(e) {
             SExpr::Assign(a) => {
                 let (place, ty) = self.place(&a.left);
@@ -924,6 +948,10 @@ impl Lower {
 
     /// An assignable place and its type.
     fn place(&mut self, e: &SExpr) -> (Option<Place>, Ty) {
+        crate::deep(|| self.place_at(e))
+    }
+
+    fn place_at(&mut self, e: &SExpr) -> (Option<Place>, Ty) {
         match strip(e) {
             SExpr::Path(p) if p.path.get_ident().is_some() => {
                 let name = path_text(&p.path);
@@ -962,6 +990,10 @@ impl Lower {
     // ----- expressions -----------------------------------------------------
 
     fn expr(&mut self, e: &SExpr) -> Expr {
+        crate::deep(|| self.expr_at(e))
+    }
+
+    fn expr_at(&mut self, e: &SExpr) -> Expr {
         let span = e.span();
         let mk = |kind, ty| Expr { kind, ty, span };
         match e {
@@ -1694,11 +1726,13 @@ impl Lower {
 
 // ----- helpers -------------------------------------------------------------
 
-fn strip(e: &SExpr) -> &SExpr {
-    match e {
-        SExpr::Paren(p) => strip(&p.expr),
-        SExpr::Group(g) => strip(&g.expr),
-        other => other,
+fn strip(mut e: &SExpr) -> &SExpr {
+    loop {
+        match e {
+            SExpr::Paren(p) => e = &p.expr,
+            SExpr::Group(g) => e = &g.expr,
+            other => return other,
+        }
     }
 }
 
@@ -1856,6 +1890,10 @@ fn resolve_kernel(inf: &Infer, k: &mut Kernel) {
 }
 
 fn resolve_block(inf: &Infer, b: &mut Block) {
+    crate::deep(|| resolve_block_at(inf, b))
+}
+
+fn resolve_block_at(inf: &Infer, b: &mut Block) {
     for s in &mut b.stmts {
         match s {
             Stmt::Let { init, .. } => {
@@ -1902,6 +1940,10 @@ fn resolve_block(inf: &Infer, b: &mut Block) {
 }
 
 fn resolve_expr(inf: &Infer, e: &mut Expr) {
+    crate::deep(|| resolve_expr_at(inf, e))
+}
+
+fn resolve_expr_at(inf: &Infer, e: &mut Expr) {
     e.ty = inf.resolve(e.ty);
     match &mut e.kind {
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => resolve_expr(inf, a),
@@ -1940,6 +1982,10 @@ fn idents_in(tokens: TokenStream) -> HashSet<String> {
 /// Whether an array length looks like a compile-time constant: literals,
 /// `UPPER_CASE` paths and arithmetic on them.
 fn looks_const(e: &SExpr) -> bool {
+    crate::deep(|| looks_const_at(e))
+}
+
+fn looks_const_at(e: &SExpr) -> bool {
     match strip(e) {
         SExpr::Lit(_) => true,
         SExpr::Path(p) => p.path.segments.last().is_some_and(|s| {
@@ -1968,7 +2014,7 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
         }
 
         fn visit_expr_mut(&mut self, e: &mut SExpr) {
-            syn::visit_mut::visit_expr_mut(self, e);
+            crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
             if let SExpr::Call(call) = e {
                 if let Some(name @ ("grid" | "gridsize")) = call_name(call).as_deref() {
                     let n = match call.args.first() {
