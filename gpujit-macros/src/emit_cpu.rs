@@ -382,11 +382,11 @@ impl Emitter<'_> {
 /// nested `(a).wrapping_add(b)` calls or parentheses make rustc's parser
 /// recurse once per level (it overflows its stack at about 2000), and a chain
 /// of `let`s nests debug-info scopes as deeply (LLVM overflows in turn).
-const FLAT_FROM: usize = 16;
+pub(crate) const FLAT_FROM: usize = 16;
 
 /// Whether binary operators nest `FLAT_FROM` deep in `e`, on scalars only
-/// (the flat form names each value's type).
-fn is_deep(e: &Expr) -> bool {
+/// (the flat form names each value's type). Both emitters flatten such trees.
+pub(crate) fn is_deep(e: &Expr) -> bool {
     let mut deep = false;
     let mut todo = vec![(e, 1)];
     while let Some((e, d)) = todo.pop() {

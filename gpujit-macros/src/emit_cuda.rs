@@ -516,6 +516,7 @@ impl Emitter<'_> {
                     (UnOp::Not, _) => format!("~{v}"),
                 }
             }
+            ExprKind::Binary(..) if crate::emit_cpu::is_deep(e) => self.flat(e),
             ExprKind::Binary(op, a, b) => {
                 let l = (self.expr(a), emitted_prec(a));
                 let r = (self.expr(b), emitted_prec(b));
@@ -631,6 +632,61 @@ impl Emitter<'_> {
             _ => format!("{l} {sym} {r}"),
         }
     }
+}
+
+impl Emitter<'_> {
+    /// A deeply nested operator tree as an immediately invoked lambda that
+    /// assigns one stack slot per operator, in evaluation order, as the CPU
+    /// emitter does (`emit_cpu::Emitter::flat`): nested parentheses and calls
+    /// would make NVRTC's and g++'s parsers recurse once per level.
+    fn flat(&mut self, e: &Expr) -> String {
+        let mut slots: Vec<(Scalar, usize)> = Vec::new();
+        let mut body = String::new();
+        self.linear(e, 0, &mut body, &mut slots);
+        let decls: String = slots
+            .iter()
+            .map(|&(s, n)| format!("{} gj_s_{}[{n}] = {{}}; ", s.c_name(), s.rust_name()))
+            .collect();
+        let ret = scalar_of(e.ty).map_or("auto", Scalar::c_name);
+        format!("[&]() -> {ret} {{ {decls}{body}return {}; }}()", c_slot(e.ty, 0))
+    }
+
+    /// Appends the statements that leave `e` in slot `d` of its type.
+    fn linear(&mut self, e: &Expr, d: usize, out: &mut String, slots: &mut Vec<(Scalar, usize)>) {
+        crate::deep(|| {
+            if let Some(s) = scalar_of(e.ty) {
+                match slots.iter_mut().find(|(t, _)| *t == s) {
+                    Some((_, n)) => *n = (*n).max(d + 1),
+                    None => slots.push((s, d + 1)),
+                }
+            }
+            let here = c_slot(e.ty, d);
+            let ExprKind::Binary(op, a, b) = &e.kind else {
+                let v = self.expr(e);
+                out.push_str(&format!("{here} = {v}; "));
+                return;
+            };
+            self.linear(a, d, out, slots);
+            let (l, r) = (c_slot(a.ty, d), c_slot(b.ty, d + 1));
+            if matches!(op, BinOp::And | BinOp::Or) {
+                // The right operand runs only if the left one does not decide.
+                let mut inner = String::new();
+                self.linear(b, d + 1, &mut inner, slots);
+                let not = if *op == BinOp::And { "" } else { "!" };
+                out.push_str(&format!("if ({not}{l}) {{ {inner}{here} = {r}; }} "));
+            } else {
+                self.linear(b, d + 1, out, slots);
+                let v = self.binary(*op, (l, PRIMARY), (r, PRIMARY), a.ty);
+                out.push_str(&format!("{here} = {v}; "));
+            }
+        })
+    }
+}
+
+/// Slot `d` of the C array for values of type `ty` (see `Emitter::flat`).
+fn c_slot(ty: Ty, d: usize) -> String {
+    let name = scalar_of(ty).map_or("opaque", Scalar::rust_name);
+    format!("gj_s_{name}[{d}]")
 }
 
 /// Precedence of a primary expression (name, literal, call, subscript, group).
