@@ -18,6 +18,9 @@ use gpujit::__private::{KernelArg, KernelDef, ParamKind};
 use gpujit::scalar::{KernelScalar, ScalarValue};
 use gpujit::{DeviceArray, DeviceScalar, ScalarType};
 
+#[path = "kernels/deep.rs"]
+#[allow(dead_code)]
+mod deep;
 #[path = "../examples/grayscale.rs"]
 #[allow(dead_code)]
 mod grayscale;
@@ -225,6 +228,7 @@ fn all_kernels() -> Vec<&'static KernelDef> {
         &saxpy::saxpy::KERNEL,
     ];
     all.extend(kernels::all());
+    all.extend(deep::all());
     all
 }
 
@@ -990,6 +994,50 @@ fn naming_kernels_agree() {
             vec![s(2.0f32), v(&x), z::<f32>(&[8]), s(3.0f32), s(0.125f32), s(5i32)],
             EXACT,
         ),
+    ]);
+}
+
+#[test]
+fn deep_kernels_agree() {
+    use deep::*;
+    let xs: Vec<i32> = (-3..ELSE_IF_ARMS as i32 + 3).collect();
+    check(vec![
+        (
+            &sum_i32::KERNEL,
+            ONE,
+            (4, 1, 1),
+            vec![z::<i32>(&[4]), s(123_457i32)],
+            EXACT,
+        ),
+        (
+            &sum_f32::KERNEL,
+            ONE,
+            (4, 1, 1),
+            vec![v(&[0.1f32, -3.7, 1e-3, 12345.678]), z::<f32>(&[4])],
+            EXACT,
+        ),
+        (
+            &chains::KERNEL,
+            ONE,
+            (2, 1, 1),
+            vec![z::<i64>(&[5]), z::<u8>(&[2]), s(-3i64), s(0x1234_5678_9abc_def1u64)],
+            EXACT,
+        ),
+        (
+            &right_nested::KERNEL,
+            ONE,
+            ONE,
+            vec![z::<u32>(&[1]), z::<f64>(&[1]), s(4_000_000_007u32), s(0.3f64)],
+            EXACT,
+        ),
+        (
+            &else_if::KERNEL,
+            (11, 1, 1),
+            (64, 1, 1),
+            vec![v(&xs), z::<i32>(&[xs.len()])],
+            EXACT,
+        ),
+        (&nested_blocks::KERNEL, ONE, (16, 1, 1), vec![z::<i32>(&[10])], EXACT),
     ]);
 }
 

@@ -636,16 +636,17 @@ impl Emitter<'_> {
 
 impl Emitter<'_> {
     /// A deeply nested operator tree as an immediately invoked lambda that
-    /// assigns one stack slot per operator, in evaluation order, as the CPU
+    /// assigns one slot variable per operator, in evaluation order, as the CPU
     /// emitter does (`emit_cpu::Emitter::flat`): nested parentheses and calls
     /// would make NVRTC's and g++'s parsers recurse once per level.
     fn flat(&mut self, e: &Expr) -> String {
         let mut slots: Vec<(Scalar, usize)> = Vec::new();
         let mut body = String::new();
         self.linear(e, 0, &mut body, &mut slots);
+        // One variable per slot in use: NVRTC is slow on arrays here.
         let decls: String = slots
             .iter()
-            .map(|&(s, n)| format!("{} gj_s_{}[{n}] = {{}}; ", s.c_name(), s.rust_name()))
+            .map(|&(s, d)| format!("{} {}{{}}; ", s.c_name(), c_slot(Ty::Scalar(s), d)))
             .collect();
         let ret = scalar_of(e.ty).map_or("auto", Scalar::c_name);
         format!("[&]() -> {ret} {{ {decls}{body}return {}; }}()", c_slot(e.ty, 0))
@@ -655,9 +656,8 @@ impl Emitter<'_> {
     fn linear(&mut self, e: &Expr, d: usize, out: &mut String, slots: &mut Vec<(Scalar, usize)>) {
         crate::deep(|| {
             if let Some(s) = scalar_of(e.ty) {
-                match slots.iter_mut().find(|(t, _)| *t == s) {
-                    Some((_, n)) => *n = (*n).max(d + 1),
-                    None => slots.push((s, d + 1)),
+                if !slots.contains(&(s, d)) {
+                    slots.push((s, d));
                 }
             }
             let here = c_slot(e.ty, d);
@@ -683,10 +683,10 @@ impl Emitter<'_> {
     }
 }
 
-/// Slot `d` of the C array for values of type `ty` (see `Emitter::flat`).
+/// The C variable for slot `d` of values of type `ty` (see `Emitter::flat`).
 fn c_slot(ty: Ty, d: usize) -> String {
     let name = scalar_of(ty).map_or("opaque", Scalar::rust_name);
-    format!("gj_s_{name}[{d}]")
+    format!("gj_s_{name}_{d}")
 }
 
 /// Precedence of a primary expression (name, literal, call, subscript, group).
