@@ -19,6 +19,7 @@ use gpujit::scalar::{KernelScalar, ScalarValue};
 use gpujit::{DeviceArray, DeviceScalar, ScalarType};
 
 #[path = "kernels/deep.rs"]
+#[rustfmt::skip] // generated, and too deep for rustfmt to finish
 #[allow(dead_code)]
 mod deep;
 #[path = "../examples/grayscale.rs"]

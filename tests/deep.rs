@@ -4,6 +4,7 @@
 
 mod common;
 #[path = "kernels/deep.rs"]
+#[rustfmt::skip] // generated, and too deep for rustfmt to finish
 mod deep;
 
 use deep::*;
@@ -63,7 +64,13 @@ fn right_nesting_else_if_chains_and_nested_blocks() -> gpujit::Result<()> {
     else_if![(xs.len() as u32).div_ceil(64), 64](&d_xs, &mut d_out)?;
     let want: Vec<i32> = xs
         .iter()
-        .map(|&x| if (0..ELSE_IF_ARMS as i32).contains(&x) { x * 7 % 1000 } else { -1 })
+        .map(|&x| {
+            if (0..ELSE_IF_ARMS as i32).contains(&x) {
+                x * 7 % 1000
+            } else {
+                -1
+            }
+        })
         .collect();
     assert_eq!(d_out.copy_to_host()?, want);
 
