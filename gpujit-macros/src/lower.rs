@@ -169,10 +169,10 @@ impl Lower {
     }
 
     fn new_local(&mut self, ident: &syn::Ident, ty: Ty, mutable: bool) -> LocalId {
-        let name = self.unique_name(&names::key(&ident));
+        let name = self.unique_name(&names::key(ident));
         self.locals.push(Local { name, ty, mutable });
         let id = self.locals.len() - 1;
-        self.bind(&names::key(&ident), Binding::Local(id));
+        self.bind(&names::key(ident), Binding::Local(id));
         id
     }
 
@@ -674,16 +674,16 @@ impl Lower {
             return;
         }
         let Some(elem) = self.elem_type(cur) else { return };
-        let name = self.unique_name(&names::key(&ident));
+        let name = self.unique_name(&names::key(ident));
         self.shared.push(SharedArray {
-            label: names::key(&ident),
+            label: names::key(ident),
             name,
             elem,
             dims,
             rust_type: ty.to_token_stream(),
         });
         let id = self.shared.len() - 1;
-        self.bind(&names::key(&ident), Binding::Shared(id));
+        self.bind(&names::key(ident), Binding::Shared(id));
         out.push(Stmt::Shared(id));
     }
 
