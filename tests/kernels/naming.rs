@@ -134,7 +134,8 @@ pub const _Tile: usize = 4;
 
 /// Names C, C++ or CUDA reserve: implementation names (`__x`, `_X`),
 /// keywords, built-in variables, math functions the emitted code calls and
-/// names the generic helpers use, as parameters, locals and a shared array.
+/// names the generic helpers use, a non-ASCII name, as parameters, locals and
+/// a shared array.
 #[gpu_kernel]
 pub fn __global__(
     __global__: f32,
@@ -155,6 +156,7 @@ pub fn __global__(
     let gj_traits = 4.0f32;
     let min = (threadIdx * new) as f32;
     let __x = 8.0f32;
+    let café = 0.0f32;
     if warpSize < _Tile {
         blockDim[warpSize] = float.abs() + fabsf;
     }
@@ -163,7 +165,7 @@ pub fn __global__(
         let x = __restrict__[warpSize];
         let y = x.abs().max(template) * class + float.min(T) + U;
         __shared__[warpSize] =
-            y + __global__ * __syncthreads + _Reserved + gj_traits + min + __x + blockDim[warpSize % _Tile];
+            y + __global__ * __syncthreads + _Reserved + gj_traits + min + __x + café + blockDim[warpSize % _Tile];
     }
 }
 
