@@ -19,6 +19,10 @@ use gpujit::__private::{KernelArg, KernelDef, ParamKind};
 use gpujit::KernelScalar;
 use gpujit::{DeviceArray, DeviceScalar, ScalarType};
 
+#[path = "kernels/deep.rs"]
+#[rustfmt::skip] // generated, and too deep for rustfmt to finish
+#[allow(dead_code)]
+mod deep;
 #[path = "../examples/grayscale.rs"]
 #[allow(dead_code)]
 mod grayscale;
@@ -247,6 +251,7 @@ fn all_kernels() -> Vec<&'static KernelDef> {
         &saxpy::saxpy::KERNEL,
     ];
     all.extend(kernels::all());
+    all.extend(deep::all());
     all
 }
 
@@ -997,6 +1002,71 @@ fn naming_kernels_agree() {
             vec![s(true), z::<f64>(&[2])],
             EXACT,
         ),
+        (
+            &gj_names::KERNEL,
+            ONE,
+            (8, 1, 1),
+            vec![s(0.5f32), s(3.0f32), s(7.0f32), v(&x), z::<f32>(&[9])],
+            EXACT,
+        ),
+        (
+            &r#fn::KERNEL,
+            ONE,
+            (16, 1, 1),
+            vec![s(1.5f32), v(&x), z::<f32>(&[9])],
+            EXACT,
+        ),
+        (
+            &__global__::KERNEL,
+            ONE,
+            (8, 1, 1),
+            vec![s(2.0f32), v(&x), z::<f32>(&[8]), s(3.0f32), s(0.125f32), s(5i32)],
+            EXACT,
+        ),
+    ]);
+}
+
+#[test]
+fn deep_kernels_agree() {
+    use deep::*;
+    let xs: Vec<i32> = (-3..ELSE_IF_ARMS as i32 + 3).collect();
+    check(vec![
+        (
+            &sum_i32::KERNEL,
+            ONE,
+            (4, 1, 1),
+            vec![z::<i32>(&[4]), s(123_457i32)],
+            EXACT,
+        ),
+        (
+            &sum_f32::KERNEL,
+            ONE,
+            (4, 1, 1),
+            vec![v(&[0.1f32, -3.7, 1e-3, 12345.678]), z::<f32>(&[4])],
+            EXACT,
+        ),
+        (
+            &chains::KERNEL,
+            ONE,
+            (2, 1, 1),
+            vec![z::<i64>(&[5]), z::<u8>(&[2]), s(-3i64), s(0x1234_5678_9abc_def1u64)],
+            EXACT,
+        ),
+        (
+            &right_nested::KERNEL,
+            ONE,
+            ONE,
+            vec![z::<u32>(&[1]), z::<f64>(&[1]), s(4_000_000_007u32), s(0.3f64)],
+            EXACT,
+        ),
+        (
+            &else_if::KERNEL,
+            (11, 1, 1),
+            (64, 1, 1),
+            vec![v(&xs), z::<i32>(&[xs.len()])],
+            EXACT,
+        ),
+        (&nested_blocks::KERNEL, ONE, (16, 1, 1), vec![z::<i32>(&[10])], EXACT),
     ]);
 }
 

@@ -75,3 +75,55 @@ fn unused_bindings_compile_without_warnings() -> gpujit::Result<()> {
     assert!(unused_on_purpose::cuda_source().contains("[[maybe_unused]] const unsigned long long _i"));
     Ok(())
 }
+
+#[test]
+fn generated_names_never_capture_user_names() -> gpujit::Result<()> {
+    let x: Vec<f32> = (0..6).map(|i| i as f32 * 1.5 - 2.0).collect();
+    let d_x = gpujit::to_device(&x)?;
+    let mut d_out = gpujit::zeros::<f32>(x.len())?;
+    gj_names![1, 8](0.5, 3.0, 7.0, &d_x, &mut d_out)?;
+    let want: Vec<f32> = x.iter().map(|&v| (0.5 + v) * 3.0 + 7.0 + 10.0 + 0.0 + 1.0).collect();
+    assert_eq!(d_out.copy_to_host()?, want);
+    let src = gj_names::cuda_source();
+    assert!(!src.contains(" gj_x") && !src.contains(" gj_thread"), "{src}");
+    Ok(())
+}
+
+#[test]
+fn raw_identifiers_translate() -> gpujit::Result<()> {
+    let m: Vec<f32> = (0..5).map(|i| i as f32 - 1.0).collect();
+    let d_m = gpujit::to_device(&m)?;
+    let mut d_t = gpujit::zeros::<f32>(m.len())?;
+    r#fn![1, 8](1.5, &d_m, &mut d_t)?;
+    let want: Vec<f32> = m.iter().map(|&v| v * 2.0 + 1.5 + 3.0 + 0.25).collect();
+    assert_eq!(d_t.copy_to_host()?, want);
+    assert_eq!(r#fn::KERNEL.name, "fn");
+    assert!(r#fn::KERNEL.params.iter().map(|p| p.name).eq(["fn", "match", "type"]));
+    Ok(())
+}
+
+#[test]
+fn names_reserved_in_c_translate() -> gpujit::Result<()> {
+    let r: Vec<f32> = (0..8).map(|i| i as f32 * 0.25 - 1.0).collect();
+    let d_r = gpujit::to_device(&r)?;
+    let mut d_s = gpujit::zeros::<f32>(r.len())?;
+    __global__![1, 8](2.0, &d_r, &mut d_s, 3.0, 0.125, 5)?;
+    let want: Vec<f32> = r
+        .iter()
+        .map(|&x| (x.abs().max(0.5) * 2.0 + -3.0 + 2.0) + 2.0 * 3.0 + 0.125 + 4.0 + 5.0 + 8.0 + 2.0)
+        .collect();
+    assert_eq!(d_s.copy_to_host()?, want);
+    let src = __global__::cuda_source();
+    for bad in [
+        "__global__ *",
+        " __restrict__,",
+        " class =",
+        " float =",
+        " _Reserved",
+        " __x ",
+        " fabsf =",
+    ] {
+        assert!(!src.contains(bad), "`{bad}` in\n{src}");
+    }
+    Ok(())
+}

@@ -8,9 +8,10 @@ use quote::{format_ident, quote};
 
 use crate::model::*;
 
-/// The identifier of the per-thread context inside generated code.
+/// The identifier of the per-thread context inside generated code. Its
+/// mixed-site span (`macro_rules` hygiene) keeps it apart from every user name.
 pub fn thread_ident() -> Ident {
-    Ident::new("gj_thread", Span::call_site())
+    Ident::new("gj_thread", Span::mixed_site())
 }
 
 pub fn ident(name: &str) -> Ident {
@@ -106,6 +107,10 @@ impl Emitter<'_> {
     }
 
     fn stmt(&self, s: &Stmt) -> TokenStream {
+        crate::deep(|| self.stmt_at(s))
+    }
+
+    fn stmt_at(&self, s: &Stmt) -> TokenStream {
         let t = thread_ident();
         match s {
             Stmt::Let { local, init } => {
@@ -149,7 +154,7 @@ impl Emitter<'_> {
                 let elem = scalar_ty(sh.elem);
                 let off = format_ident!("GJ_SHARED_OFFSET_{}", *id);
                 let dims = sh.dims.iter().map(|d| &d.rust);
-                let label = &sh.name;
+                let label = &sh.label;
                 quote! { let #name = #t.shared::<#elem>(#off, &[#((#dims) as usize),*], #label); }
             }
             Stmt::Assign { place, op, value } => {
@@ -171,7 +176,9 @@ impl Emitter<'_> {
                     }
                     (Place::Elem(a, idx), Some(op)) => {
                         let (view, st, ld) = self.access(*a, idx.len());
-                        let names: Vec<Ident> = (0..idx.len()).map(|i| format_ident!("gj_index_{}", i)).collect();
+                        let names: Vec<Ident> = (0..idx.len())
+                            .map(|i| format_ident!("gj_index_{}", i, span = Span::mixed_site()))
+                            .collect();
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
                         let elem = Ty::Scalar(self.k.elem_type(*a));
                         let rhs = self.binary(*op, quote! { #view.#ld(#t, #(#names),*) }, v, elem);
@@ -311,6 +318,10 @@ impl Emitter<'_> {
     }
 
     fn expr(&self, e: &Expr) -> TokenStream {
+        crate::deep(|| self.expr_at(e))
+    }
+
+    fn expr_at(&self, e: &Expr) -> TokenStream {
         let t = thread_ident();
         match &e.kind {
             ExprKind::Lit(Lit::Int(v)) => int_literal(*v, e.ty),
@@ -337,6 +348,7 @@ impl Emitter<'_> {
                     (UnOp::Not, _) => quote! { (!(#v)) },
                 }
             }
+            ExprKind::Binary(..) if is_deep(e) => self.flat(e),
             ExprKind::Binary(op, a, b) => {
                 let (l, r) = (self.expr(a), self.expr(b));
                 self.binary(*op, l, r, a.ty)
@@ -402,6 +414,99 @@ impl Emitter<'_> {
             }
         }
     }
+}
+
+/// Operator nesting from which an expression is emitted as flat statements:
+/// nested `(a).wrapping_add(b)` calls or parentheses make rustc's parser
+/// recurse once per level (it overflows its stack at about 2000), and a chain
+/// of `let`s nests debug-info scopes as deeply (LLVM overflows in turn).
+pub(crate) const FLAT_FROM: usize = 16;
+
+/// Whether binary operators nest `FLAT_FROM` deep in `e`, on scalars only
+/// (the flat form names each value's type). Both emitters flatten such trees.
+pub(crate) fn is_deep(e: &Expr) -> bool {
+    let mut deep = false;
+    let mut todo = vec![(e, 1)];
+    while let Some((e, d)) = todo.pop() {
+        if let ExprKind::Binary(_, a, b) = &e.kind {
+            if [e, a, b].iter().any(|x| !matches!(x.ty, Ty::Scalar(_))) {
+                return false;
+            }
+            deep |= d >= FLAT_FROM;
+            todo.push((a, d + 1));
+            todo.push((b, d + 1));
+        }
+    }
+    deep
+}
+
+impl Emitter<'_> {
+    /// `e` as one block of assignments to stack slots, one per operator, in
+    /// evaluation order (left operand, right operand, operation): slot `d` of
+    /// the array `gj_s_T` holds a value of type `T` at operand depth `d`, so
+    /// that the generated code nests only as deeply as right operands do and
+    /// declares one array per type.
+    fn flat(&self, e: &Expr) -> TokenStream {
+        let mut slots = Vec::new();
+        let mut stmts = TokenStream::new();
+        self.linear(e, 0, &mut stmts, &mut slots);
+        let decls = slots.iter().map(|&(s, n): &(Scalar, usize)| {
+            let (arr, ty) = (slot_array(s), scalar_ty(s));
+            quote! { let mut #arr = [#ty::default(); #n]; }
+        });
+        let v = slot(e.ty, 0);
+        quote! { ({ #(#decls)* #stmts #v }) }
+    }
+
+    /// Appends the statements that leave `e` in slot `d` of its type.
+    fn linear(&self, e: &Expr, d: usize, out: &mut TokenStream, slots: &mut Vec<(Scalar, usize)>) {
+        crate::deep(|| {
+            if let Ty::Scalar(s) = e.ty {
+                match slots.iter_mut().find(|(t, _)| *t == s) {
+                    Some((_, n)) => *n = (*n).max(d + 1),
+                    None => slots.push((s, d + 1)),
+                }
+            }
+            let here = slot(e.ty, d);
+            let ExprKind::Binary(op, a, b) = &e.kind else {
+                let v = self.expr(e);
+                out.extend(quote! { #here = #v; });
+                return;
+            };
+            self.linear(a, d, out, slots);
+            let (l, r) = (slot(a.ty, d), slot(b.ty, d + 1));
+            if matches!(op, BinOp::And | BinOp::Or) {
+                // The right operand runs only if the left one does not decide.
+                let mut inner = TokenStream::new();
+                self.linear(b, d + 1, &mut inner, slots);
+                let cond = if *op == BinOp::And {
+                    quote! { #l }
+                } else {
+                    quote! { !#l }
+                };
+                out.extend(quote! { if #cond { #inner #here = #r; } });
+            } else {
+                self.linear(b, d + 1, out, slots);
+                let v = self.binary(*op, l, r, a.ty);
+                out.extend(quote! { #here = #v; });
+            }
+        })
+    }
+}
+
+/// The array of stack slots for values of type `s` (see `Emitter::flat`).
+fn slot_array(s: Scalar) -> Ident {
+    format_ident!("gj_s_{}", s.rust_name(), span = Span::mixed_site())
+}
+
+/// Slot `d` of the array for type `ty` (a scalar: see `is_deep`).
+fn slot(ty: Ty, d: usize) -> TokenStream {
+    let arr = match ty {
+        Ty::Scalar(s) => slot_array(s),
+        _ => format_ident!("gj_s_opaque", span = Span::mixed_site()),
+    };
+    let d = Literal::usize_unsuffixed(d);
+    quote! { #arr[#d] }
 }
 
 fn axis_field(a: Axis) -> syn::Index {

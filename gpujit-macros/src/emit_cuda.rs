@@ -260,6 +260,10 @@ impl Emitter<'_> {
     }
 
     fn block_body(&mut self, b: &Block) {
+        crate::deep(|| self.block_body_at(b))
+    }
+
+    fn block_body_at(&mut self, b: &Block) {
         for s in &b.stmts {
             self.stmt(s);
         }
@@ -282,6 +286,10 @@ impl Emitter<'_> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        crate::deep(|| self.stmt_at(s))
+    }
+
+    fn stmt_at(&mut self, s: &Stmt) {
         match s {
             Stmt::Let { local, init } => {
                 let l = self.local(*local).clone();
@@ -507,6 +515,10 @@ impl Emitter<'_> {
     }
 
     fn expr(&mut self, e: &Expr) -> String {
+        crate::deep(|| self.expr_at(e))
+    }
+
+    fn expr_at(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Lit(Lit::Int(v)) => match self.opaque(e.ty) {
                 Some(t) => format!("({t}){v}"),
@@ -546,6 +558,7 @@ impl Emitter<'_> {
                     (UnOp::Not, _) => format!("~{v}"),
                 }
             }
+            ExprKind::Binary(..) if crate::emit_cpu::is_deep(e) => self.flat(e),
             ExprKind::Binary(op, a, b) => {
                 let l = (self.expr(a), emitted_prec(a));
                 let r = (self.expr(b), emitted_prec(b));
@@ -661,6 +674,61 @@ impl Emitter<'_> {
             _ => format!("{l} {sym} {r}"),
         }
     }
+}
+
+impl Emitter<'_> {
+    /// A deeply nested operator tree as an immediately invoked lambda that
+    /// assigns one slot variable per operator, in evaluation order, as the CPU
+    /// emitter does (`emit_cpu::Emitter::flat`): nested parentheses and calls
+    /// would make NVRTC's and g++'s parsers recurse once per level.
+    fn flat(&mut self, e: &Expr) -> String {
+        let mut slots: Vec<(Scalar, usize)> = Vec::new();
+        let mut body = String::new();
+        self.linear(e, 0, &mut body, &mut slots);
+        // One variable per slot in use: NVRTC is slow on arrays here.
+        let decls: String = slots
+            .iter()
+            .map(|&(s, d)| format!("{} {}{{}}; ", s.c_name(), c_slot(Ty::Scalar(s), d)))
+            .collect();
+        let ret = scalar_of(e.ty).map_or("auto", Scalar::c_name);
+        format!("[&]() -> {ret} {{ {decls}{body}return {}; }}()", c_slot(e.ty, 0))
+    }
+
+    /// Appends the statements that leave `e` in slot `d` of its type.
+    fn linear(&mut self, e: &Expr, d: usize, out: &mut String, slots: &mut Vec<(Scalar, usize)>) {
+        crate::deep(|| {
+            if let Some(s) = scalar_of(e.ty) {
+                if !slots.contains(&(s, d)) {
+                    slots.push((s, d));
+                }
+            }
+            let here = c_slot(e.ty, d);
+            let ExprKind::Binary(op, a, b) = &e.kind else {
+                let v = self.expr(e);
+                out.push_str(&format!("{here} = {v}; "));
+                return;
+            };
+            self.linear(a, d, out, slots);
+            let (l, r) = (c_slot(a.ty, d), c_slot(b.ty, d + 1));
+            if matches!(op, BinOp::And | BinOp::Or) {
+                // The right operand runs only if the left one does not decide.
+                let mut inner = String::new();
+                self.linear(b, d + 1, &mut inner, slots);
+                let not = if *op == BinOp::And { "" } else { "!" };
+                out.push_str(&format!("if ({not}{l}) {{ {inner}{here} = {r}; }} "));
+            } else {
+                self.linear(b, d + 1, out, slots);
+                let v = self.binary(*op, (l, PRIMARY), (r, PRIMARY), a.ty);
+                out.push_str(&format!("{here} = {v}; "));
+            }
+        })
+    }
+}
+
+/// The C variable for slot `d` of values of type `ty` (see `Emitter::flat`).
+fn c_slot(ty: Ty, d: usize) -> String {
+    let name = scalar_of(ty).map_or("opaque", Scalar::rust_name);
+    format!("gj_s_{name}_{d}")
 }
 
 /// Precedence of a primary expression (name, literal, call, subscript, group).

@@ -33,7 +33,7 @@ fn launch_type(p: &Param) -> TokenStream {
 }
 
 fn param_def(p: &Param) -> TokenStream {
-    let name = &p.name;
+    let name = &p.label;
     let kind = match p.kind {
         ParamKind::Scalar(s) => {
             let v = ident(s.variant());
@@ -54,13 +54,13 @@ fn signature_doc(k: &Kernel) -> String {
         .params
         .iter()
         .map(|p| match p.kind {
-            ParamKind::Scalar(s) => format!("{}: {}", p.name, s.rust_name()),
+            ParamKind::Scalar(s) => format!("{}: {}", p.label, s.rust_name()),
             ParamKind::Array {
                 elem, ndim, mutable, ..
             } => {
                 format!(
                     "{}: &{}DeviceArray<{}> ({ndim}-D)",
-                    p.name,
+                    p.label,
                     if mutable { "mut " } else { "" },
                     elem.rust_name()
                 )
@@ -117,7 +117,9 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
 
     // CPU: unpack the arguments, then run the per-thread body.
     let cpu = emit_cpu::emit(k);
-    let arg_names: Vec<_> = (0..k.params.len()).map(|i| format_ident!("gj_arg_{}", i)).collect();
+    let arg_names: Vec<_> = (0..k.params.len())
+        .map(|i| format_ident!("gj_arg_{}", i, span = proc_macro2::Span::mixed_site()))
+        .collect();
     let unpack = k.params.iter().zip(&arg_names).map(|(p, a)| {
         let n = ident(&p.name);
         match p.kind {
@@ -127,7 +129,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             }
             ParamKind::Array { elem, .. } => {
                 let t = ident(elem.rust_name());
-                let label = &p.name;
+                let label = &p.label;
                 quote! { let #n = ::gpujit::__private::View::<#t>::from_arg(#a, #label); }
             }
         }
@@ -142,6 +144,9 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     // Launch.
     let pnames: Vec<_> = k.params.iter().map(|p| ident(&p.name)).collect();
     let ptypes: Vec<_> = k.params.iter().map(launch_type).collect();
+    // The launch macro's closure names its parameters itself: the user's names
+    // would draw `non_snake_case` warnings at every launch.
+    let closure_args: Vec<_> = (0..k.params.len()).map(|i| format_ident!("gj_p{}", i)).collect();
     let wrap = k.params.iter().map(|p| {
         let n = ident(&p.name);
         match p.kind {
@@ -186,8 +191,8 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             ($grid:expr, $block:expr $(,)?) => {{
                 let gj_grid = $grid;
                 let gj_block = $block;
-                move |#(#pnames: #ptypes),*| -> ::core::result::Result<(), ::gpujit::Error> {
-                    #name::launch(gj_grid, gj_block, #(#pnames),*)
+                move |#(#closure_args: #ptypes),*| -> ::core::result::Result<(), ::gpujit::Error> {
+                    #name::launch(gj_grid, gj_block, #(#closure_args),*)
                 }
             }};
             ($grid:expr, $block:expr, $stream:expr $(,)?) => {{

@@ -18,6 +18,7 @@ mod expand;
 mod infer;
 mod lower;
 mod model;
+mod names;
 
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
@@ -28,6 +29,19 @@ mod model;
 /// See the `gpujit` crate for the kernel language.
 #[proc_macro_attribute]
 pub fn gpu_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    // Parsing, lowering, emitting and dropping syntax trees all recurse as
+    // deep as the kernel nests: run on a stack of our own, grown on demand
+    // (`deep`), so that any kernel rustc accepts translates.
+    stacker::grow(64 << 20, || gpu_kernel_impl(attr, item))
+}
+
+/// Runs `f`, first moving to a fresh stack segment if little of this one is
+/// left; every recursive function of the macro goes through it.
+pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(256 << 10, 4 << 20, f)
+}
+
+fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
     let attr = proc_macro2::TokenStream::from(attr);
     let item2 = proc_macro2::TokenStream::from(item.clone());
     let func: syn::ItemFn = match syn::parse2(item2.clone()) {

@@ -11,114 +11,11 @@ use syn::{Expr as SExpr, Pat, Type};
 
 use crate::infer::{Infer, VarKind};
 use crate::model::*;
+use crate::names::{self, free_base, is_free, suffixed};
 
 /// The intrinsics a kernel may call, for error messages.
 const INTRINSICS: &str =
     "grid(n), gridsize(n), thread_idx(), block_idx(), block_dim(), grid_dim(), shared_array::<[T; N]>(), syncthreads()";
-
-/// Names CUDA C reserves (keywords and builtins) that a Rust binding may use.
-const C_RESERVED: &[&str] = &[
-    "auto",
-    "bool",
-    "break",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "constexpr",
-    "continue",
-    "default",
-    "delete",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "explicit",
-    "export",
-    "extern",
-    "false",
-    "float",
-    "for",
-    "friend",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "mutable",
-    "namespace",
-    "new",
-    "operator",
-    "private",
-    "protected",
-    "public",
-    "register",
-    "restrict",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "template",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typedef",
-    "typename",
-    "union",
-    "unsigned",
-    "using",
-    "virtual",
-    "void",
-    "volatile",
-    "while",
-    "threadIdx",
-    "blockIdx",
-    "blockDim",
-    "gridDim",
-    "warpSize",
-    "min",
-    "max",
-    "abs",
-    "sqrt",
-    "exp",
-    "log",
-    "sin",
-    "cos",
-    "pow",
-    "floor",
-    "ceil",
-    "fma",
-    "fmin",
-    "fmax",
-    "fabs",
-    "main",
-    "asm",
-    "not",
-    "and",
-    "or",
-    "xor",
-    "bitand",
-    "bitor",
-    "compl",
-    "dim3",
-    "uint3",
-    "NULL",
-    "signed",
-    "alignof",
-    "decltype",
-    "noexcept",
-    "nullptr",
-    "static_assert",
-    "thread_local",
-    "char16_t",
-    "char32_t",
-    "wchar_t",
-];
 
 #[derive(Clone, Copy)]
 enum Binding {
@@ -160,8 +57,12 @@ fn with_help_spanned(node: &impl ToTokens, msg: &str, help: &str) -> syn::Error 
 
 /// The names a `let` pattern binds.
 fn pattern_names(p: &Pat, out: &mut Vec<String>) {
+    crate::deep(|| pattern_names_at(p, out))
+}
+
+fn pattern_names_at(p: &Pat, out: &mut Vec<String>) {
     match p {
-        Pat::Ident(pi) => out.push(pi.ident.to_string()),
+        Pat::Ident(pi) => out.push(names::key(&pi.ident)),
         Pat::Type(pt) => pattern_names(&pt.pat, out),
         Pat::Tuple(t) => t.elems.iter().for_each(|e| pattern_names(e, out)),
         _ => {}
@@ -191,13 +92,16 @@ pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
     };
     lw.signature(&item.sig);
     let body = lw.block(&item.block, false);
-    let name = item.sig.ident.to_string();
+    let name = names::key(&item.sig.ident);
+    // The entry keeps the kernel's name where C allows (`float` becomes
+    // `float_kernel`, `r#fn` `fn_kernel`, `__global__` `global_kernel`).
+    let entry = if is_free(&name) {
+        name.clone()
+    } else {
+        lw.fresh_name(&suffixed(free_base(&name).trim_end_matches('_'), "kernel"))
+    };
     let mut kernel = Kernel {
-        entry: if C_RESERVED.contains(&name.as_str()) {
-            format!("{name}_kernel")
-        } else {
-            name.clone()
-        },
+        entry,
         name,
         params: std::mem::take(&mut lw.params),
         locals: std::mem::take(&mut lw.locals),
@@ -220,31 +124,38 @@ pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
 impl Lower {
     // ----- names and scopes -------------------------------------------------
 
-    /// A C/Rust name for a new binding that collides with nothing before it.
     /// The C/Rust name of a new binding of the user's name `wanted`: the name
-    /// itself the first time, then a suffixed name that is neither given out
-    /// nor spelled anywhere in the user's function, so shadowing can never
-    /// capture another variable (C has no `let x = x + 1;` shadowing).
+    /// itself the first time if it is free (see `names`), else a suffixed or
+    /// sanitized name that is neither given out nor spelled anywhere in the
+    /// user's function, so shadowing can never capture another variable (C
+    /// has no `let x = x + 1;` shadowing).
     fn unique_name(&mut self, wanted: &str) -> String {
-        if !is_reserved(wanted) && self.used_names.insert(wanted.to_string()) {
+        let wanted = names::unraw(wanted);
+        if is_free(wanted) && self.used_names.insert(wanted.to_string()) {
             return wanted.to_string();
         }
-        self.fresh_name(wanted)
+        self.fresh_name(&free_base(wanted))
     }
 
-    /// A generated name based on `base` that collides with no name given out
-    /// and no identifier of the user's function.
+    /// A generated name based on `base` that is free (see `names`) and
+    /// collides with no name given out and no identifier of the user's
+    /// function. Ends: only finitely many names are taken, and a free base
+    /// with a numeric suffix stays free.
     fn fresh_name(&mut self, base: &str) -> String {
-        let candidates = std::iter::once(base.to_string())
-            .chain(std::iter::once(format!("{base}_")))
-            .chain((1..).map(|n| format!("{base}_{n}")));
-        for c in candidates {
-            if !is_reserved(&c) && !self.user_idents.contains(&c) && !self.used_names.contains(&c) {
+        let base = free_base(base);
+        let mut n = 0u64;
+        loop {
+            let c = match n {
+                0 => base.clone(),
+                1 if !base.ends_with('_') => format!("{base}_"),
+                _ => suffixed(&base, &(n - 1).to_string()),
+            };
+            n += 1;
+            if is_free(&c) && !self.user_idents.contains(&c) && !self.used_names.contains(&c) {
                 self.used_names.insert(c.clone());
                 return c;
             }
         }
-        unreachable!("the candidate names are endless")
     }
 
     fn bind(&mut self, name: &str, binding: Binding) {
@@ -258,10 +169,10 @@ impl Lower {
     }
 
     fn new_local(&mut self, ident: &syn::Ident, ty: Ty, mutable: bool) -> LocalId {
-        let name = self.unique_name(&ident.to_string());
+        let name = self.unique_name(&names::key(ident));
         self.locals.push(Local { name, ty, mutable });
         let id = self.locals.len() - 1;
-        self.bind(&ident.to_string(), Binding::Local(id));
+        self.bind(&names::key(ident), Binding::Local(id));
         id
     }
 
@@ -282,11 +193,15 @@ impl Lower {
 
     /// Whether `e` starts from a name whose declaration was already reported.
     fn is_poisoned(&self, e: &SExpr) -> bool {
+        crate::deep(|| self.is_poisoned_at(e))
+    }
+
+    fn is_poisoned_at(&self, e: &SExpr) -> bool {
         match strip(e) {
             SExpr::Path(p) => p
                 .path
                 .get_ident()
-                .is_some_and(|i| matches!(self.lookup(&i.to_string()), Some(Binding::Poisoned))),
+                .is_some_and(|i| matches!(self.lookup(&names::key(i)), Some(Binding::Poisoned))),
             SExpr::Call(c) => call_name(c).is_some_and(|n| matches!(self.lookup(&n), Some(Binding::Poisoned))),
             SExpr::MethodCall(m) => self.is_poisoned(&m.receiver),
             SExpr::Index(i) => self.is_poisoned(&i.expr),
@@ -357,7 +272,7 @@ impl Lower {
             }
         };
         let Some(kind) = self.param_type(&pt.ty) else {
-            self.bind(&ident.to_string(), Binding::Poisoned);
+            self.bind(&names::key(&ident), Binding::Poisoned);
             return;
         };
         let index = self.params.len();
@@ -367,21 +282,29 @@ impl Lower {
                 let name = self.locals[id].name.clone();
                 self.params.push(Param {
                     name,
+                    label: names::key(&ident),
                     kind,
                     dims: Vec::new(),
                 });
             }
             ParamKind::Array { ndim, .. } => {
                 let _ = mutable; // `mut a: ArrayViewMut2<T>` (as ndarray wants) or plain `a`: both work.
-                let name = self.unique_name(&ident.to_string());
+                let name = self.unique_name(&names::key(&ident));
                 // The extents the CUDA C signature passes after the pointer.
                 let dims = if ndim == 1 {
-                    vec![self.fresh_name(&format!("{name}_len"))]
+                    vec![self.fresh_name(&suffixed(&name, "len"))]
                 } else {
-                    (0..ndim).map(|d| self.fresh_name(&format!("{name}_d{d}"))).collect()
+                    (0..ndim)
+                        .map(|d| self.fresh_name(&suffixed(&name, &format!("d{d}"))))
+                        .collect()
                 };
-                self.bind(&ident.to_string(), Binding::Array(index));
-                self.params.push(Param { name, kind, dims });
+                self.bind(&names::key(&ident), Binding::Array(index));
+                self.params.push(Param {
+                    name,
+                    label: names::key(&ident),
+                    kind,
+                    dims,
+                });
             }
         }
     }
@@ -476,6 +399,10 @@ impl Lower {
     // ----- blocks and statements -------------------------------------------
 
     fn block(&mut self, block: &syn::Block, value: bool) -> Block {
+        crate::deep(|| self.block_at(block, value))
+    }
+
+    fn block_at(&mut self, block: &syn::Block, value: bool) -> Block {
         self.scopes.push(HashMap::new());
         // `const` items are visible in the whole block, as in Rust.
         for stmt in &block.stmts {
@@ -513,7 +440,7 @@ impl Lower {
         };
         let value = self.expr(&c.expr);
         self.unify_at(c.expr.span(), value.ty, Ty::Scalar(ty));
-        let name = self.unique_name(&c.ident.to_string());
+        let name = self.unique_name(&names::key(&c.ident));
         self.body_consts.push(BodyConst {
             name,
             ty,
@@ -521,10 +448,14 @@ impl Lower {
             rust_value: c.expr.to_token_stream(),
         });
         let id = self.body_consts.len() - 1;
-        self.bind(&c.ident.to_string(), Binding::BodyConst(id));
+        self.bind(&names::key(&c.ident), Binding::BodyConst(id));
     }
 
     fn stmt(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
+        crate::deep(|| self.stmt_at(stmt, out))
+    }
+
+    fn stmt_at(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
         match stmt {
             syn::Stmt::Local(local) => self.let_stmt(local, out),
             syn::Stmt::Item(syn::Item::Const(_)) => {}
@@ -750,21 +681,26 @@ impl Lower {
             return;
         }
         let Some(elem) = self.elem_type(cur) else { return };
-        let name = self.unique_name(&ident.to_string());
+        let name = self.unique_name(&names::key(ident));
         self.shared.push(SharedArray {
+            label: names::key(ident),
             name,
             elem,
             dims,
             rust_type: ty.to_token_stream(),
         });
         let id = self.shared.len() - 1;
-        self.bind(&ident.to_string(), Binding::Shared(id));
+        self.bind(&names::key(ident), Binding::Shared(id));
         out.push(Stmt::Shared(id));
     }
 
     /// A compile-time constant (shared array size): literals, `const`s and
     /// arithmetic on them.
     fn const_expr(&mut self, e: &SExpr) -> Result<ConstExpr, syn::Error> {
+        crate::deep(|| self.const_expr_at(e))
+    }
+
+    fn const_expr_at(&mut self, e: &SExpr) -> Result<ConstExpr, syn::Error> {
         const HELP: &str = "shared array sizes must be compile-time constants (a literal, a `const`, or arithmetic on them); a size chosen at launch needs dynamic shared memory, which is not supported yet";
         let c = match strip(e) {
             SExpr::Lit(syn::ExprLit {
@@ -815,6 +751,10 @@ impl Lower {
     }
 
     fn expr_stmt(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {
+        crate::deep(|| self.expr_stmt_at(e, out))
+    }
+
+    fn expr_stmt_at(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {
         match strip(e) {
             SExpr::Assign(a) => {
                 let (place, ty) = self.place(&a.left);
@@ -997,7 +937,7 @@ impl Lower {
             }
         };
         let var_name = self.locals[var].name.clone();
-        let aux = ["end", "step", "done"].map(|what| self.fresh_name(&format!("{var_name}_{what}")));
+        let aux = ["end", "step", "done"].map(|what| self.fresh_name(&suffixed(&var_name, what)));
         self.loop_depth += 1;
         let body = self.block(&f.body, false);
         self.loop_depth -= 1;
@@ -1015,6 +955,10 @@ impl Lower {
 
     /// An assignable place and its type.
     fn place(&mut self, e: &SExpr) -> (Option<Place>, Ty) {
+        crate::deep(|| self.place_at(e))
+    }
+
+    fn place_at(&mut self, e: &SExpr) -> (Option<Place>, Ty) {
         match strip(e) {
             SExpr::Path(p) if p.path.get_ident().is_some() => {
                 let name = path_text(&p.path);
@@ -1053,6 +997,10 @@ impl Lower {
     // ----- expressions -----------------------------------------------------
 
     fn expr(&mut self, e: &SExpr) -> Expr {
+        crate::deep(|| self.expr_at(e))
+    }
+
+    fn expr_at(&mut self, e: &SExpr) -> Expr {
         let span = e.span();
         let mk = |kind, ty| Expr { kind, ty, span };
         match e {
@@ -1239,7 +1187,7 @@ impl Lower {
             return self.error_expr(err(span, "qualified paths are not supported in kernels"));
         }
         if let Some(ident) = p.path.get_ident() {
-            match self.lookup(&ident.to_string()) {
+            match self.lookup(&names::key(ident)) {
                 Some(Binding::Local(id)) => {
                     return Expr {
                         kind: ExprKind::Local(id),
@@ -1276,7 +1224,7 @@ impl Lower {
     /// Registers a `const` defined outside the kernel (`TILE`, `f32::MAX`,
     /// `std::f32::consts::PI`).
     fn extern_const(&mut self, path: &syn::Path) -> (usize, Ty) {
-        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let segments: Vec<String> = path.segments.iter().map(|s| names::key(&s.ident)).collect();
         let key = segments.join("::");
         if let Some(i) = self
             .extern_consts
@@ -1288,7 +1236,7 @@ impl Lower {
         // A plain `TILE` keeps its name in C; a path (`f32::MAX`) gets a fresh
         // one (`f32_MAX`) that cannot collide with the user's identifiers.
         let c_name = match segments.as_slice() {
-            [single] if !is_reserved(single) => single.clone(),
+            [single] if is_free(single) => single.clone(),
             _ => {
                 let joined: Vec<&str> = segments
                     .iter()
@@ -1304,7 +1252,7 @@ impl Lower {
             Some(s) => Ty::Scalar(s),
             None => self.infer.fresh_const(self.extern_consts.len()),
         };
-        let type_name = self.fresh_name(&format!("{c_name}_type"));
+        let type_name = self.fresh_name(&suffixed(&c_name, "type"));
         self.extern_consts.push(ExternConst {
             c_name,
             type_name,
@@ -1318,7 +1266,7 @@ impl Lower {
     fn array_param_of(&mut self, e: &SExpr) -> Option<usize> {
         if let SExpr::Path(p) = strip(e) {
             if let Some(ident) = p.path.get_ident() {
-                if let Some(Binding::Array(i)) = self.lookup(&ident.to_string()) {
+                if let Some(Binding::Array(i)) = self.lookup(&names::key(ident)) {
                     return Some(i);
                 }
             }
@@ -1785,25 +1733,29 @@ impl Lower {
 
 // ----- helpers -------------------------------------------------------------
 
-fn strip(e: &SExpr) -> &SExpr {
-    match e {
-        SExpr::Paren(p) => strip(&p.expr),
-        SExpr::Group(g) => strip(&g.expr),
-        other => other,
+fn strip(mut e: &SExpr) -> &SExpr {
+    loop {
+        match e {
+            SExpr::Paren(p) => e = &p.expr,
+            SExpr::Group(g) => e = &g.expr,
+            other => return other,
+        }
     }
 }
 
 fn path_text(p: &syn::Path) -> String {
     p.segments
         .iter()
-        .map(|s| s.ident.to_string())
+        .map(|s| names::key(&s.ident))
         .collect::<Vec<_>>()
         .join("::")
 }
 
 fn call_name(call: &syn::ExprCall) -> Option<String> {
     match strip(&call.func) {
-        SExpr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => Some(p.path.segments[0].ident.to_string()),
+        SExpr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            Some(names::key(&p.path.segments[0].ident))
+        }
         _ => None,
     }
 }
@@ -1945,6 +1897,10 @@ fn resolve_kernel(inf: &Infer, k: &mut Kernel) {
 }
 
 fn resolve_block(inf: &Infer, b: &mut Block) {
+    crate::deep(|| resolve_block_at(inf, b))
+}
+
+fn resolve_block_at(inf: &Infer, b: &mut Block) {
     for s in &mut b.stmts {
         match s {
             Stmt::Let { init, .. } => {
@@ -1991,6 +1947,10 @@ fn resolve_block(inf: &Infer, b: &mut Block) {
 }
 
 fn resolve_expr(inf: &Infer, e: &mut Expr) {
+    crate::deep(|| resolve_expr_at(inf, e))
+}
+
+fn resolve_expr_at(inf: &Infer, e: &mut Expr) {
     e.ty = inf.resolve(e.ty);
     match &mut e.kind {
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => resolve_expr(inf, a),
@@ -2008,13 +1968,6 @@ fn resolve_expr(inf: &Infer, e: &mut Expr) {
     }
 }
 
-/// Names a binding cannot keep: C/CUDA reserved words, the `gj_` prefix of
-/// generated code, the kernel module's `KERNEL` and the `grid`/`block`
-/// parameters of its `launch`.
-fn is_reserved(name: &str) -> bool {
-    C_RESERVED.contains(&name) || name.starts_with("gj_") || matches!(name, "KERNEL" | "grid" | "block")
-}
-
 /// Every identifier in `tokens`, at any depth.
 fn idents_in(tokens: TokenStream) -> HashSet<String> {
     let mut out = HashSet::new();
@@ -2023,7 +1976,7 @@ fn idents_in(tokens: TokenStream) -> HashSet<String> {
         for tt in ts {
             match tt {
                 proc_macro2::TokenTree::Ident(i) => {
-                    out.insert(i.to_string());
+                    out.insert(names::key(&i));
                 }
                 proc_macro2::TokenTree::Group(g) => stack.push(g.stream()),
                 _ => {}
@@ -2036,6 +1989,10 @@ fn idents_in(tokens: TokenStream) -> HashSet<String> {
 /// Whether an array length looks like a compile-time constant: literals,
 /// `UPPER_CASE` paths and arithmetic on them.
 fn looks_const(e: &SExpr) -> bool {
+    crate::deep(|| looks_const_at(e))
+}
+
+fn looks_const_at(e: &SExpr) -> bool {
     match strip(e) {
         SExpr::Lit(_) => true,
         SExpr::Path(p) => p.path.segments.last().is_some_and(|s| {
@@ -2064,7 +2021,7 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
         }
 
         fn visit_expr_mut(&mut self, e: &mut SExpr) {
-            syn::visit_mut::visit_expr_mut(self, e);
+            crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
             if let SExpr::Call(call) = e {
                 if let Some(name @ ("grid" | "gridsize")) = call_name(call).as_deref() {
                     let n = match call.args.first() {

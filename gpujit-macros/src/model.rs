@@ -127,6 +127,8 @@ pub struct Local {
 #[derive(Debug, Clone)]
 pub struct Param {
     pub name: String,
+    /// The name as the user wrote it (without `r#`), for messages and docs.
+    pub label: String,
     pub kind: ParamKind,
     /// For arrays: the names of the extents CUDA C passes after the pointer
     /// (`x_len` for 1-D, `a_d0`, `a_d1`, ... otherwise).
@@ -149,6 +151,8 @@ pub enum ParamKind {
 #[derive(Debug, Clone)]
 pub struct SharedArray {
     pub name: String,
+    /// The name as the user wrote it (without `r#`), for messages.
+    pub label: String,
     pub elem: Scalar,
     /// Outermost first, as C and Rust write them.
     pub dims: Vec<ConstExpr>,
@@ -465,7 +469,9 @@ pub enum Stmt {
 #[derive(Debug, Clone)]
 pub struct Kernel {
     pub name: String,
-    /// The CUDA C entry name (`name`, or `{name}_kernel` if reserved in C).
+    /// The kernel's name as the user wrote it, without `r#`.
+    /// The CUDA C entry name: `name` if free in C (see `names`), else a free
+    /// stand-in such as `float_kernel`.
     pub entry: String,
     pub params: Vec<Param>,
     pub locals: Vec<Local>,

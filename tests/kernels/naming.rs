@@ -91,6 +91,84 @@ pub fn unused_on_purpose(flag: bool, out: &mut [f64]) {
     }
 }
 
+/// Parameters, locals and a shadow spelled like the translator's own
+/// generated names (`gj_` prefix, `GJ_SHARED_OFFSET_N`, `gj_index_N`).
+#[gpu_kernel]
+pub fn gj_names(gj_x: f32, gj_thread: f32, GJ_SHARED_OFFSET_0: f32, gj_arg_0: &[f32], out: &mut [f32]) {
+    let gj_index_0 = grid(1);
+    let gj_shared = shared_array::<[f32; 4]>();
+    if gj_index_0 < out.len() && gj_index_0 < gj_arg_0.len() {
+        let gj_src = gj_arg_0[gj_index_0];
+        let gj_x = gj_x + gj_src;
+        let gj_x_1 = 10.0;
+        let gj_args = gj_x * gj_thread + GJ_SHARED_OFFSET_0 + gj_x_1;
+        gj_shared[gj_index_0 % 4] = 0.0;
+        out[gj_index_0] = gj_args;
+        out[gj_index_0] += gj_shared[gj_index_0 % 4] + 1.0;
+    }
+}
+
+/// A constant spelled like a generated name and one spelled with `r#`.
+pub const GJ_SHARED_OFFSET_1: usize = 4;
+#[allow(non_upper_case_globals)]
+pub const r#loop: f32 = 0.25;
+
+/// Raw identifiers everywhere: the kernel, parameters, locals, a body
+/// `const`, a shared array, and a raw name read back without `r#`.
+#[gpu_kernel]
+pub fn r#fn(r#fn: f32, r#match: &[f32], r#type: &mut [f32]) {
+    const r#TWO: f32 = 2.0;
+    let r#let = grid(1);
+    let r#in = shared_array::<[f32; GJ_SHARED_OFFSET_1]>();
+    let r#plain = 3.0f32;
+    if r#let < r#type.len() && r#let < r#match.len() {
+        r#in[r#let % 4] = r#loop;
+        let r#where = r#match[r#let] * TWO;
+        r#type[r#let] = r#where + r#fn + plain + r#in[r#let % 4];
+    }
+}
+
+/// A constant whose name C reserves to the implementation.
+#[allow(non_upper_case_globals)]
+pub const _Tile: usize = 4;
+
+/// Names C, C++ or CUDA reserve: implementation names (`__x`, `_X`),
+/// keywords, built-in variables, math functions the emitted code calls and
+/// names the generic helpers use, a non-ASCII name, as parameters, locals and
+/// a shared array.
+#[gpu_kernel]
+pub fn __global__(
+    __global__: f32,
+    __restrict__: &[f32],
+    __shared__: &mut [f32],
+    __syncthreads: f32,
+    _Reserved: f32,
+    threadIdx: i32,
+) {
+    let blockDim = shared_array::<[f32; _Tile]>();
+    let warpSize = thread_idx().x;
+    let class = 2.0f32;
+    let float = -3.0f32;
+    let new = 1;
+    let template = 0.5f32;
+    let (T, U) = (1.0f32, 2.0f32);
+    let fabsf = -1.0f32;
+    let gj_traits = 4.0f32;
+    let min = (threadIdx * new) as f32;
+    let __x = 8.0f32;
+    let café = 0.0f32;
+    if warpSize < _Tile {
+        blockDim[warpSize] = float.abs() + fabsf;
+    }
+    syncthreads();
+    if warpSize < __shared__.len() && warpSize < __restrict__.len() {
+        let x = __restrict__[warpSize];
+        let y = x.abs().max(template) * class + float.min(T) + U;
+        __shared__[warpSize] =
+            y + __global__ * __syncthreads + _Reserved + gj_traits + min + __x + café + blockDim[warpSize % _Tile];
+    }
+}
+
 /// Every kernel of this module.
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
@@ -101,5 +179,8 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &deferred_init::KERNEL,
         &const_names::KERNEL,
         &unused_on_purpose::KERNEL,
+        &gj_names::KERNEL,
+        &r#fn::KERNEL,
+        &__global__::KERNEL,
     ]
 }
