@@ -25,6 +25,7 @@ fn main() -> std::process::ExitCode {
             nvrtc => warnings_are_in_the_log,
             nvrtc => errors_are_reported,
             nvrtc => compiles_from_many_threads,
+            None => a_missing_nvrtc_is_reported_as_ignored_or_required,
         ],
     )
 }
@@ -160,4 +161,39 @@ fn compiles_from_many_threads() {
             });
         }
     });
+}
+
+/// This binary again, in a child process where NVRTC cannot be found
+/// (`GPUJIT_NVRTC_PATH` names a missing file, and then nothing else is
+/// searched): its NVRTC tests must show as ignored in the summary, after one
+/// line naming the install script, and fail when `GPUJIT_REQUIRE_NVRTC=1`.
+fn a_missing_nvrtc_is_reported_as_ignored_or_required() {
+    let run = |require: &str| {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "version_and_archs"])
+            .env("GPUJIT_NVRTC_PATH", "/nonexistent/gpujit-test/libnvrtc.so")
+            .env("GPUJIT_REQUIRE_NVRTC", require)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.success(), text)
+    };
+    let (ok, text) = run("0");
+    assert!(ok, "{text}");
+    assert!(text.contains("0 passed; 0 failed; 1 ignored"), "{text}");
+    let note: Vec<&str> = text.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(note.len(), 1, "{text}");
+    assert!(
+        note[0].contains("test(s) of this binary that need it are ignored")
+            && note[0].contains("bash scripts/install-nvrtc.sh"),
+        "{text}"
+    );
+    let (ok, text) = run("1");
+    assert!(!ok, "GPUJIT_REQUIRE_NVRTC=1 must fail without NVRTC:\n{text}");
+    assert!(text.contains("0 passed; 1 failed"), "{text}");
+    assert!(text.contains("GPUJIT_REQUIRE_NVRTC=1 requires it"), "{text}");
 }

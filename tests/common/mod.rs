@@ -150,7 +150,7 @@ pub fn run_tests(source: &str, cases: Vec<Case>) -> std::process::ExitCode {
     }
     for (tool, why, count) in &missing {
         if !tool.required() {
-            println!("note: {count} test(s) ignored: {why}");
+            println!("note: {why}; the {count} test(s) of this binary that need it are ignored");
         }
     }
     libtest_mimic::run(&args, trials).exit_code()
