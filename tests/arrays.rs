@@ -196,3 +196,38 @@ fn shape_errors() {
     };
     assert!(matches!(a.reshape([1, 1, 2, 3]), Err(Error::InvalidShape(_))));
 }
+
+/// A `HostData` implementation outside gpujit whose element count disagrees
+/// with its shape.
+struct Lying {
+    shape: Vec<usize>,
+    elems: usize,
+}
+
+impl gpujit::HostData<f32> for Lying {
+    fn c_order(&self) -> gpujit::Result<(Vec<usize>, std::borrow::Cow<'_, [f32]>)> {
+        Ok((self.shape.clone(), std::borrow::Cow::Owned(vec![1.0; self.elems])))
+    }
+}
+
+#[test]
+fn host_data_whose_length_disagrees_with_its_shape_is_refused() {
+    let stream = gpujit::stream().unwrap();
+    for (shape, elems) in [(vec![100], 3), (vec![2, 3], 7), (vec![usize::MAX, 2], 0)] {
+        let host = Lying { shape, elems };
+        for result in [to_device(&host), gpujit::to_device_on(&host, &stream)] {
+            match result {
+                Err(Error::ShapeMismatch(m)) => assert!(m.contains("product(shape)"), "{m}"),
+                other => panic!(
+                    "{:?} with {elems} elements: expected ShapeMismatch, got {other:?}",
+                    host.shape
+                ),
+            }
+        }
+    }
+    let honest = Lying {
+        shape: vec![2, 3],
+        elems: 6,
+    };
+    assert_eq!(to_device(&honest).unwrap().copy_to_host().unwrap(), vec![1.0; 6]);
+}

@@ -108,9 +108,28 @@ pub trait HostData<T: DeviceScalar> {
     /// The shape (1-3 dimensions) and the elements in C order, borrowed when
     /// they already are contiguous in C order, copied otherwise.
     ///
+    /// The product of the shape must equal the number of elements; gpujit
+    /// checks it ([`Error::ShapeMismatch`] otherwise), so an implementation
+    /// outside gpujit cannot make [`to_device`] pad or truncate.
+    ///
     /// # Errors
     /// [`Error::InvalidShape`] for 0 or more than 3 dimensions.
     fn c_order(&self) -> Result<(Vec<usize>, Cow<'_, [T]>)>;
+}
+
+/// `host`'s shape and C-order elements, checked to agree in length.
+pub(crate) fn checked_c_order<T: DeviceScalar, H: HostData<T> + ?Sized>(
+    host: &H,
+) -> Result<(Vec<usize>, Cow<'_, [T]>)> {
+    let (shape, data) = host.c_order()?;
+    let elems = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+    if elems != Some(data.len()) {
+        return Err(Error::ShapeMismatch(format!(
+            "host data of shape {shape:?} came with {} elements (HostData::c_order must return product(shape) elements)",
+            data.len()
+        )));
+    }
+    Ok((shape, data))
 }
 
 impl<T: DeviceScalar> HostData<T> for [T] {
@@ -272,7 +291,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
     /// # Errors
     /// As [`crate::to_device`].
     pub fn to_device<H: HostData<T> + ?Sized>(host: &H) -> Result<Self> {
-        let (shape, data) = host.c_order()?;
+        let (shape, data) = checked_c_order(host)?;
         let mut array = Self::zeros(shape)?;
         array.buf.write(0, as_bytes(&data))?;
         Ok(array)

@@ -33,7 +33,7 @@ use crate::stream::Stream;
 /// # }
 /// ```
 pub fn to_device_on<T: DeviceScalar, H: HostData<T> + ?Sized>(host: &H, stream: &Stream) -> Result<DeviceArray<T>> {
-    let (shape, data) = host.c_order()?;
+    let (shape, data) = crate::array::checked_c_order(host)?;
     let mut array = DeviceArray::<T>::zeros(shape)?;
     array.copy_from_host_on(&data, stream)?;
     Ok(array)

@@ -146,7 +146,18 @@ impl<'a> CpuLaunch<'a> {
             first: Mutex::new(None),
             cancel: AtomicBool::new(false),
         };
-        let run_all = || (0..blocks).into_par_iter().for_each(|b| ctx.run_block(b, body));
+        // `try_for_each` stops handing out blocks once one returns `Err`, so a
+        // cancelled launch of 2^31 blocks ends at once instead of visiting
+        // every remaining block index.
+        let run_all = || {
+            let _ = (0..blocks).into_par_iter().try_for_each(|b| {
+                if ctx.cancel.load(Ordering::Relaxed) {
+                    return Err(());
+                }
+                ctx.run_block(b, body);
+                Ok(())
+            });
+        };
         match limit {
             None => run_all(),
             Some(limit) => std::thread::scope(|s| -> Result<()> {
