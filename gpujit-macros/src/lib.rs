@@ -19,6 +19,7 @@ mod infer;
 mod lower;
 mod model;
 mod names;
+mod typecheck;
 
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
@@ -53,7 +54,7 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
             return out.into();
         }
     };
-    let typecheck = lower::typecheck_copy(&func);
+    let typecheck = typecheck::typecheck_copy(&func);
     let mut errors = Vec::new();
     if !attr.is_empty() {
         errors.push(syn::Error::new_spanned(&attr, "#[gpu_kernel] takes no arguments"));

@@ -1,0 +1,222 @@
+//! Parse and check: turns the user's `syn::ItemFn` into the typed kernel model,
+//! rejecting everything the kernel language does not have with a spanned
+//! error that says what to write instead.
+//!
+//! `Lower` is one struct; each concern is one `impl Lower` block in its own
+//! file: `signature`, `stmt` (blocks and statements), `consts`, `expr`,
+//! `index` (array access), `intrinsics`, and `diag` (error constructors);
+//! `resolve` settles the types at the end. This file holds the state, the
+//! entry point, scopes and names, and the syntax helpers the parts share.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::{Expr as SExpr, Type};
+
+use crate::infer::Infer;
+use crate::model::*;
+use crate::names::{self, free_base, is_free, suffixed};
+
+mod consts;
+mod diag;
+mod expr;
+mod index;
+mod intrinsics;
+mod resolve;
+mod signature;
+mod stmt;
+
+use diag::{err, heap_or, label_error, macro_error, with_help, with_help_spanned};
+use resolve::resolve_kernel;
+
+#[derive(Clone, Copy)]
+enum Binding {
+    Local(LocalId),
+    Array(usize),
+    Shared(usize),
+    BodyConst(usize),
+    /// A name whose declaration was already reported as an error: its uses
+    /// report nothing more.
+    Poisoned,
+}
+
+struct Lower {
+    infer: Infer,
+    params: Vec<Param>,
+    locals: Vec<Local>,
+    shared: Vec<SharedArray>,
+    extern_consts: Vec<ExternConst>,
+    extern_const_types: Vec<Ty>,
+    body_consts: Vec<BodyConst>,
+    scopes: Vec<HashMap<String, Binding>>,
+    /// Names given out so far (each binding gets its own).
+    used_names: HashSet<String>,
+    /// Every identifier in the user's function: generated names avoid them.
+    user_idents: HashSet<String>,
+    errors: Vec<syn::Error>,
+    uses_barrier: bool,
+    loop_depth: usize,
+}
+
+/// Lowers a kernel function, or returns every error found.
+pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
+    let mut lw = Lower {
+        infer: Infer::default(),
+        params: Vec::new(),
+        locals: Vec::new(),
+        shared: Vec::new(),
+        extern_consts: Vec::new(),
+        extern_const_types: Vec::new(),
+        body_consts: Vec::new(),
+        scopes: vec![HashMap::new()],
+        used_names: HashSet::new(),
+        user_idents: idents_in(item.to_token_stream()),
+        errors: Vec::new(),
+        uses_barrier: false,
+        loop_depth: 0,
+    };
+    lw.signature(&item.sig);
+    let body = lw.block(&item.block, false);
+    let name = names::key(&item.sig.ident);
+    // The entry keeps the kernel's name where C allows (`float` becomes
+    // `float_kernel`, `r#fn` `fn_kernel`, `__global__` `global_kernel`).
+    let entry = if is_free(&name) {
+        name.clone()
+    } else {
+        lw.fresh_name(&suffixed(free_base(&name).trim_end_matches('_'), "kernel"))
+    };
+    let mut kernel = Kernel {
+        entry,
+        name,
+        params: std::mem::take(&mut lw.params),
+        locals: std::mem::take(&mut lw.locals),
+        shared: std::mem::take(&mut lw.shared),
+        extern_consts: std::mem::take(&mut lw.extern_consts),
+        body_consts: std::mem::take(&mut lw.body_consts),
+        body,
+        uses_barrier: lw.uses_barrier,
+    };
+    if let Some(first) = lw.errors.into_iter().reduce(|mut a, b| {
+        a.combine(b);
+        a
+    }) {
+        return Err(first);
+    }
+    resolve_kernel(&lw.infer, &mut kernel);
+    Ok(kernel)
+}
+
+impl Lower {
+    /// The C/Rust name of a new binding of the user's name `wanted`: the name
+    /// itself the first time if it is free (see `names`), else a suffixed or
+    /// sanitized name that is neither given out nor spelled anywhere in the
+    /// user's function, so shadowing can never capture another variable (C
+    /// has no `let x = x + 1;` shadowing).
+    fn unique_name(&mut self, wanted: &str) -> String {
+        let wanted = names::unraw(wanted);
+        if is_free(wanted) && self.used_names.insert(wanted.to_string()) {
+            return wanted.to_string();
+        }
+        self.fresh_name(&free_base(wanted))
+    }
+
+    /// A generated name based on `base` that is free (see `names`) and
+    /// collides with no name given out and no identifier of the user's
+    /// function. Ends: only finitely many names are taken, and a free base
+    /// with a numeric suffix stays free.
+    fn fresh_name(&mut self, base: &str) -> String {
+        let base = free_base(base);
+        let mut n = 0u64;
+        loop {
+            let c = match n {
+                0 => base.clone(),
+                1 if !base.ends_with('_') => format!("{base}_"),
+                _ => suffixed(&base, &(n - 1).to_string()),
+            };
+            n += 1;
+            if is_free(&c) && !self.user_idents.contains(&c) && !self.used_names.contains(&c) {
+                self.used_names.insert(c.clone());
+                return c;
+            }
+        }
+    }
+
+    fn bind(&mut self, name: &str, binding: Binding) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), binding);
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn new_local(&mut self, ident: &syn::Ident, ty: Ty, mutable: bool) -> LocalId {
+        let name = self.unique_name(&names::key(ident));
+        self.locals.push(Local { name, ty, mutable });
+        let id = self.locals.len() - 1;
+        self.bind(&names::key(ident), Binding::Local(id));
+        id
+    }
+
+    fn unify_at(&mut self, span: Span, a: Ty, b: Ty) {
+        if let Err(msg) = self.infer.unify(a, b) {
+            self.errors.push(err(span, msg));
+        }
+    }
+}
+
+pub(crate) fn strip(mut e: &SExpr) -> &SExpr {
+    loop {
+        match e {
+            SExpr::Paren(p) => e = &p.expr,
+            SExpr::Group(g) => e = &g.expr,
+            other => return other,
+        }
+    }
+}
+
+fn path_text(p: &syn::Path) -> String {
+    p.segments
+        .iter()
+        .map(|s| names::key(&s.ident))
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+pub(crate) fn call_name(call: &syn::ExprCall) -> Option<String> {
+    match strip(&call.func) {
+        SExpr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            Some(names::key(&p.path.segments[0].ident))
+        }
+        _ => None,
+    }
+}
+
+fn scalar_of(ty: &Type) -> Option<Scalar> {
+    match ty {
+        Type::Path(tp) if tp.qself.is_none() => tp.path.get_ident().and_then(|i| Scalar::from_name(&i.to_string())),
+        Type::Paren(p) => scalar_of(&p.elem),
+        Type::Group(g) => scalar_of(&g.elem),
+        _ => None,
+    }
+}
+
+/// Every identifier in `tokens`, at any depth.
+fn idents_in(tokens: TokenStream) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut stack = vec![tokens];
+    while let Some(ts) = stack.pop() {
+        for tt in ts {
+            match tt {
+                proc_macro2::TokenTree::Ident(i) => {
+                    out.insert(names::key(&i));
+                }
+                proc_macro2::TokenTree::Group(g) => stack.push(g.stream()),
+                _ => {}
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,95 @@
+//! The re-emitted copy of the user's function that rustc type-checks: the
+//! body against the signatures in `gpujit::kernel::typecheck`, so that
+//! rust-analyzer and rustc keep working on a kernel, translated or not.
+
+use proc_macro2::TokenStream;
+use syn::spanned::Spanned;
+use syn::{Expr as SExpr, Pat, Type};
+
+use crate::lower::{call_name, strip};
+
+/// Whether an array length looks like a compile-time constant: literals,
+/// `UPPER_CASE` paths and arithmetic on them.
+fn looks_const(e: &SExpr) -> bool {
+    crate::deep(|| looks_const_at(e))
+}
+
+fn looks_const_at(e: &SExpr) -> bool {
+    match strip(e) {
+        SExpr::Lit(_) => true,
+        SExpr::Path(p) => p.path.segments.last().is_some_and(|s| {
+            let name = s.ident.to_string();
+            name.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        }),
+        SExpr::Binary(b) => looks_const(&b.left) && looks_const(&b.right),
+        _ => false,
+    }
+}
+
+/// The rewritten copy rustc type-checks: the user's body against the
+/// signatures in `gpujit::kernel::typecheck` (`grid(2)` becomes `grid2()`).
+pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
+    use syn::visit_mut::VisitMut;
+    struct Rewrite;
+    impl VisitMut for Rewrite {
+        fn visit_type_array_mut(&mut self, arr: &mut syn::TypeArray) {
+            syn::visit_mut::visit_type_array_mut(self, arr);
+            // A shared array size gpujit rejects (a variable, `block_dim().x`)
+            // is reported by gpujit; keep rustc from adding its own error.
+            if !looks_const(&arr.len) {
+                arr.len = syn::parse_quote!(1);
+            }
+        }
+
+        fn visit_expr_mut(&mut self, e: &mut SExpr) {
+            crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
+            if let SExpr::Call(call) = e {
+                if let Some(name @ ("grid" | "gridsize")) = call_name(call).as_deref() {
+                    let n = match call.args.first() {
+                        Some(SExpr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Int(i), ..
+                        })) => i.base10_parse::<usize>().ok(),
+                        _ => None,
+                    };
+                    // `grid(4)` or `grid(n)` is reported by gpujit: give rustc a
+                    // value of a fitting type so that it adds no error of its own.
+                    let span = call.func.span();
+                    *e = match n {
+                        Some(n @ 1..=3) => {
+                            let f = syn::Ident::new(&format!("{name}{n}"), span);
+                            syn::parse_quote_spanned!(span=> #f())
+                        }
+                        Some(n) => {
+                            let parts = (0..n).map(|_| quote::quote_spanned!(span=> 0usize));
+                            syn::parse_quote_spanned!(span=> (#(#parts,)*))
+                        }
+                        None => syn::parse_quote_spanned!(span=> 0usize),
+                    };
+                }
+            }
+        }
+    }
+    let mut copy = item.clone();
+    copy.attrs.retain(|a| !a.path().is_ident("doc"));
+    // `ArrayViewMutN` is written through `IndexMut`, which needs a `mut` binding.
+    for input in &mut copy.sig.inputs {
+        if let syn::FnArg::Typed(pt) = input {
+            let is_view_mut = matches!(&*pt.ty, Type::Path(tp) if tp.path.segments.last().is_some_and(|s| s.ident.to_string().starts_with("ArrayViewMut")));
+            if let (true, Pat::Ident(pi)) = (is_view_mut, &mut *pt.pat) {
+                if pi.mutability.is_none() {
+                    pi.mutability = Some(Default::default());
+                }
+            }
+        }
+    }
+    copy.vis = syn::Visibility::Inherited;
+    Rewrite.visit_item_fn_mut(&mut copy);
+    quote::quote! {
+        #[allow(unused, clippy::all, non_snake_case, unreachable_code)]
+        const _: () = {
+            use ::gpujit::__private::typecheck::*;
+            #copy
+        };
+    }
+}
