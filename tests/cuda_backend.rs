@@ -183,7 +183,9 @@ fn a_zero_step_is_a_sticky_launch_failure() {
         other => panic!("expected Error::DeviceFault, got {other}"),
     }
     assert!(out.copy_to_host().is_err());
-    assert!(step_count![2, 4](10, 3, &mut out).and_then(|()| gpujit::synchronize()).is_err());
+    assert!(step_count![2, 4](10, 3, &mut out)
+        .and_then(|()| gpujit::synchronize())
+        .is_err());
 }
 
 fn launches_are_checked_against_the_device_limits() {

@@ -620,7 +620,9 @@ fn link_folder(double: &Path) -> (PathBuf, Option<PathBuf>) {
     let real = real_nvrtc();
     // The builtins library the real NVRTC loads at run time, found beside
     // the name it was opened by (the folder in LD_LIBRARY_PATH).
-    let folder = real.as_deref().and_then(|r| if r.is_dir() { Some(r) } else { r.parent() });
+    let folder = real
+        .as_deref()
+        .and_then(|r| if r.is_dir() { Some(r) } else { r.parent() });
     if let Some(folder) = folder {
         for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
             if entry.file_name().to_string_lossy().starts_with("libnvrtc-builtins") {
