@@ -34,6 +34,21 @@ fn mix(flag: bool, k: i64, s: u8, u: u32, w: u64, f: f32, d: f64, out: ArrayView
     }
 }
 
+/// Counts `(0..n).step_by(s)`; thread 0 of each block steps by `s`, the
+/// others by 1 (so a zero `s` traps in some threads only).
+#[gpu_kernel]
+fn step_count(n: u32, s: usize, out: &mut [u32]) {
+    let i = grid(1);
+    let step = if thread_idx().x == 0 { s } else { 1 };
+    let mut c: u32 = 0;
+    for _ in (0..n).step_by(step) {
+        c += 1;
+    }
+    if i < out.len() {
+        out[i] = c;
+    }
+}
+
 fn mix_host(rows: usize, cols: usize) -> Vec<f64> {
     (0..rows * cols)
         .map(|i| i as f64 * 0.5 + 1.25 + (-3.0) + 7.0 + 4e9 + 5e10)
@@ -144,6 +159,33 @@ fn illegal_address_names_the_kernel() {
     assert!(err.to_string().contains("sticky"), "{err}");
     // Sticky: later calls fail too, with an error, never a panic.
     assert!(gpujit::synchronize().is_err());
+}
+
+/// `step_by(0)` traps on CUDA (the CPU backend reports a `KernelFault`
+/// instead, tests/semantics.rs): an unspecified launch failure naming the
+/// kernel, sticky for the rest of the process.
+fn a_zero_step_is_a_sticky_launch_failure() {
+    backend_is_cuda();
+    let mut out = gpujit::zeros::<u32>(8).unwrap();
+    step_count![2, 4](10, 3, &mut out).unwrap();
+    assert_eq!(out.copy_to_host().unwrap(), [4, 10, 10, 10, 4, 10, 10, 10]);
+    let err = step_count![2, 4](10, 0, &mut out)
+        .and_then(|()| gpujit::synchronize())
+        .unwrap_err();
+    match &err {
+        gpujit::Error::DeviceFault { kernel, name, .. } => {
+            assert_eq!(
+                (kernel.as_str(), name.as_str()),
+                ("step_count", "CUDA_ERROR_LAUNCH_FAILED"),
+                "{err}"
+            );
+        }
+        other => panic!("expected Error::DeviceFault, got {other}"),
+    }
+    assert!(out.copy_to_host().is_err());
+    assert!(step_count![2, 4](10, 3, &mut out)
+        .and_then(|()| gpujit::synchronize())
+        .is_err());
 }
 
 fn launches_are_checked_against_the_device_limits() {
@@ -323,6 +365,11 @@ fn cases() -> Vec<Case> {
             name: "illegal_address_names_the_kernel",
             env: &[("GPUJIT_DOUBLE_FAIL", "illegal-address")],
             run: illegal_address_names_the_kernel,
+        },
+        Case {
+            name: "a_zero_step_is_a_sticky_launch_failure",
+            env: &[],
+            run: a_zero_step_is_a_sticky_launch_failure,
         },
         Case {
             name: "launches_are_checked_against_the_device_limits",

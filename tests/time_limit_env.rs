@@ -7,6 +7,16 @@ use std::time::{Duration, Instant};
 
 use gpujit::prelude::*;
 
+#[macro_use]
+mod common;
+
+fn main() -> std::process::ExitCode {
+    common::run_tests(
+        include_str!("time_limit_env.rs"),
+        cases![Some(common::Tool::CpuBackend) => the_environment_sets_a_limit_that_a_scoped_one_overrides],
+    )
+}
+
 /// Never ends.
 #[gpu_kernel]
 fn spin(out: &mut [u32]) {
@@ -33,7 +43,6 @@ fn limit_ms_of(r: gpujit::Result<()>) -> u64 {
 
 const TEST: &str = "the_environment_sets_a_limit_that_a_scoped_one_overrides";
 
-#[test]
 fn the_environment_sets_a_limit_that_a_scoped_one_overrides() {
     if std::env::var("GPUJIT_CPU_TIME_LIMIT_MS").as_deref() == Ok("2s") {
         return bad_value_is_an_error();

@@ -617,15 +617,33 @@ fn link_folder(double: &Path) -> (PathBuf, Option<PathBuf>) {
     for name in ["libcuda.so", "libcuda.so.1", "libnvrtc.so"] {
         std::os::unix::fs::symlink(double, dir.join(name)).unwrap();
     }
-    let real = gpujit::nvrtc::library_path().ok();
-    if let (Some(real), Ok((major, minor))) = (&real, gpujit::nvrtc::version()) {
-        let builtins = format!("libnvrtc-builtins.so.{major}.{minor}");
-        let from = std::fs::canonicalize(real)
-            .unwrap_or(real.clone())
-            .with_file_name(&builtins);
-        let _ = std::os::unix::fs::symlink(from, dir.join(builtins));
+    let real = real_nvrtc();
+    // The builtins library the real NVRTC loads at run time, found beside
+    // the name it was opened by (the folder in LD_LIBRARY_PATH).
+    let folder = real
+        .as_deref()
+        .and_then(|r| if r.is_dir() { Some(r) } else { r.parent() });
+    if let Some(folder) = folder {
+        for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with("libnvrtc-builtins") {
+                let _ = std::os::unix::fs::symlink(entry.path(), dir.join(entry.file_name()));
+            }
+        }
     }
     (dir, real)
+}
+
+/// The real NVRTC (a file, or a folder as the double accepts), never the
+/// double: `GPUJIT_DOUBLE_REAL_NVRTC` when set (in
+/// an environment made by `scripts/driver-double.sh`, as CI's second pass
+/// runs the suite, `GPUJIT_NVRTC_PATH` names the double's forwarder), else
+/// what gpujit's loader finds.
+fn real_nvrtc() -> Option<PathBuf> {
+    let real = match std::env::var_os("GPUJIT_DOUBLE_REAL_NVRTC") {
+        Some(p) => PathBuf::from(p),
+        None => gpujit::nvrtc::library_path().ok()?,
+    };
+    std::fs::canonicalize(&real).ok()
 }
 
 fn main() -> ExitCode {
@@ -681,6 +699,7 @@ fn main() -> ExitCode {
                     .env_remove("GPUJIT_DOUBLE_FAIL")
                     .env_remove("GPUJIT_DOUBLE_DEFER")
                     .env_remove("GPUJIT_DOUBLE_DEVICES")
+                    .env_remove("GPUJIT_LOW_OCCUPANCY_WARNINGS")
                     // Its comparisons run gpujit's CPU backend.
                     .env("GPUJIT_BACKEND", "cpu");
                 if let Some(real) = &real {

@@ -311,9 +311,15 @@ impl<T: DeviceScalar> DeviceArray<T> {
     /// # Errors
     /// As [`crate::device_array`].
     pub fn zeros(shape: impl Into<Shape>) -> Result<Self> {
+        Self::zeros_on(current_backend()?, shape)
+    }
+
+    /// A zero-filled array of `shape` on `backend`, whichever is current
+    /// (the CPU executor's unit tests allocate host buffers with it).
+    pub(crate) fn zeros_on(backend: &dyn crate::backend::Backend, shape: impl Into<Shape>) -> Result<Self> {
         let shape = shape.into();
         let (_, bytes) = shape.size_of::<T>()?;
-        let buf = current_backend()?.alloc_zeroed(bytes)?;
+        let buf = backend.alloc_zeroed(bytes)?;
         Ok(DeviceArray {
             shape: shape.0,
             buf,

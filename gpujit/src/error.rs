@@ -14,31 +14,40 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Every failure gpujit reports. Each message says what was wrong and what to do.
 ///
+/// Launch configurations and arguments are checked on the host, the same way
+/// on every backend:
+///
 /// ```
 /// use gpujit::prelude::*;
 ///
 /// #[gpu_kernel]
-/// fn read_past_end(a: &[f32], out: &mut [f32]) {
+/// fn scale(a: &[f32], out: &mut [f32]) {
 ///     let i = grid(1);
-///     out[i] = a[i + 1]; // thread 3 reads a[4]: out of bounds
+///     if i < out.len() {
+///         out[i] = 2.0 * a[i];
+///     }
 /// }
 ///
 /// let a = gpujit::to_device(&[1.0f32; 4]).unwrap();
 /// let mut out = gpujit::zeros::<f32>(4).unwrap();
-/// let err = read_past_end![1, 4](&a, &mut out).unwrap_err();
-/// match &err {
-///     Error::KernelFault { thread, message, .. } => {
-///         assert_eq!(*thread, [3, 0, 0]);
-///         assert!(message.contains("out of bounds"));
-///     }
-///     other => panic!("unexpected error: {other}"),
-/// }
-/// println!("{err}"); // kernel `read_past_end` faulted in block (0, 0, 0) thread (3, 0, 0): ...
+/// // 2048 threads per block break CUDA's limit of 1024: an error, not a panic.
+/// let err = scale![1, 2048](&a, &mut out).unwrap_err();
+/// assert!(matches!(err, Error::InvalidLaunchConfig(_)), "{err}");
+/// println!("{err}"); // invalid launch configuration: ...
 ///
-/// // A bad launch configuration is an error, not a panic.
-/// let err = read_past_end![1, 2048](&a, &mut out).unwrap_err();
-/// assert!(matches!(err, Error::InvalidLaunchConfig(_)));
+/// // Copying 4 elements into a buffer of 3.
+/// scale![1, 4](&a, &mut out).unwrap();
+/// let err = out.copy_to_host_into(&mut [0.0f32; 3]).unwrap_err();
+/// assert!(matches!(err, Error::ShapeMismatch(_)), "{err}");
 /// ```
+///
+/// What a kernel does wrong while it runs depends on the backend: on the CPU
+/// backend an out-of-bounds index, an integer `/` or `%` by zero and
+/// `step_by(0)` are [`Error::KernelFault`] naming the first faulting block and
+/// thread. On CUDA an out-of-bounds access is undefined behaviour (at best an
+/// illegal-address [`Error::DeviceFault`]), a division by zero gives an
+/// unspecified value, and `step_by(0)` traps: a `DeviceFault` that is sticky
+/// for the rest of the process.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

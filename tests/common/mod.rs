@@ -50,6 +50,11 @@ pub enum Tool {
     /// workspace), with NVRTC and g++ that it needs;
     /// `GPUJIT_REQUIRE_DRIVER_DOUBLE=1` makes its absence a failure.
     DriverDouble,
+    /// The CPU backend as the backend of this process: for tests of what only
+    /// it does (per-thread `KernelFault` reports, the CPU time limit, its block
+    /// scheduling). Under `GPUJIT_BACKEND=cuda` (CI's second pass) such a test
+    /// is reported as ignored; nothing makes that a failure.
+    CpuBackend,
 }
 
 impl Tool {
@@ -75,6 +80,13 @@ impl Tool {
                 .and_then(|_| Tool::Nvrtc.probe())
                 .and_then(|_| Tool::Cxx.probe())
                 .map(drop),
+            Tool::CpuBackend => match gpujit::detect() {
+                d if d.kind == gpujit::BackendKind::Cpu => Ok(()),
+                d => Err(format!(
+                    "checks CPU-backend behaviour; the backend here is {} (GPUJIT_BACKEND={})",
+                    d.kind, d.requested
+                )),
+            },
         }
     }
 
@@ -85,6 +97,7 @@ impl Tool {
             Tool::Cxx => Some("GPUJIT_REQUIRE_CXX"),
             Tool::Release => None,
             Tool::DriverDouble => Some("GPUJIT_REQUIRE_DRIVER_DOUBLE"),
+            Tool::CpuBackend => None,
         }
     }
 

@@ -776,9 +776,12 @@ thread_local! {
 ///     }
 /// }
 ///
-/// let mut out = gpujit::zeros::<u32>(1)?;
-/// let r = gpujit::with_cpu_time_limit(Duration::from_millis(100), || spin![1, 1](&mut out));
-/// assert!(matches!(r, Err(Error::LaunchTimeout { .. })));
+/// // (On the CUDA backend, which has no time limit, this kernel never ends.)
+/// if gpujit::detect().kind == gpujit::BackendKind::Cpu {
+///     let mut out = gpujit::zeros::<u32>(1)?;
+///     let r = gpujit::with_cpu_time_limit(Duration::from_millis(100), || spin![1, 1](&mut out));
+///     assert!(matches!(r, Err(Error::LaunchTimeout { .. })));
+/// }
 /// # Ok::<(), gpujit::Error>(())
 /// ```
 pub fn with_cpu_time_limit<R>(limit: Duration, f: impl FnOnce() -> R) -> R {
@@ -980,6 +983,18 @@ mod tests {
     use crate::scalar::ScalarType;
     use crate::DeviceArray;
 
+    /// Arrays in the CPU backend's host memory whatever `GPUJIT_BACKEND`
+    /// says: these tests run the CPU executor directly.
+    fn cpu_zeros<T: crate::DeviceScalar>(shape: impl Into<crate::array::Shape>) -> Result<DeviceArray<T>> {
+        DeviceArray::zeros_on(&CpuBackend, shape)
+    }
+
+    fn cpu_filled<T: crate::DeviceScalar>(data: &[T]) -> DeviceArray<T> {
+        let mut a = cpu_zeros::<T>(data.len()).unwrap();
+        a.copy_from_host(data).unwrap();
+        a
+    }
+
     fn no_source() -> &'static str {
         ""
     }
@@ -1036,7 +1051,7 @@ mod tests {
     #[test]
     fn grid2_indices() {
         let (ny, nx) = (37, 50);
-        let mut out = DeviceArray::<u64>::zeros((ny, nx)).unwrap();
+        let mut out = cpu_zeros::<u64>((ny, nx)).unwrap();
         let c = cfg(
             (crate::launch::blocks_for(nx, 16), crate::launch::blocks_for(ny, 8)),
             (16, 8),
@@ -1054,12 +1069,12 @@ mod tests {
 
     #[test]
     fn launch_checks_arguments() {
-        let out = DeviceArray::<u64>::zeros((2, 2)).unwrap();
+        let out = cpu_zeros::<u64>((2, 2)).unwrap();
         let err = CpuBackend
             .launch(&WRITE_GRID2, &cfg(1, 1), &mut [KernelArg::array(&out)], None)
             .unwrap_err();
         assert!(matches!(err, Error::ArgumentMismatch { .. }), "{err}");
-        let mut flat = DeviceArray::<u64>::zeros(4).unwrap();
+        let mut flat = cpu_zeros::<u64>(4).unwrap();
         let err = CpuBackend
             .launch(&WRITE_GRID2, &cfg(1, 1), &mut [KernelArg::array_mut(&mut flat)], None)
             .unwrap_err();
@@ -1095,7 +1110,7 @@ mod tests {
     #[test]
     fn barrier_neighbour_exchange() {
         let blocks = 8;
-        let mut out = DeviceArray::<u32>::zeros(blocks * 256).unwrap();
+        let mut out = cpu_zeros::<u32>(blocks * 256).unwrap();
         CpuBackend
             .launch(
                 &NEIGHBOUR,
@@ -1156,7 +1171,7 @@ mod tests {
     #[test]
     fn barrier_in_loop() {
         let blocks = 3;
-        let mut out = DeviceArray::<i64>::zeros(blocks * 64).unwrap();
+        let mut out = cpu_zeros::<i64>(blocks * 64).unwrap();
         CpuBackend
             .launch(
                 &ROTATE,
@@ -1198,8 +1213,8 @@ mod tests {
 
     #[test]
     fn out_of_bounds_read_faults() {
-        let src = crate::to_device(&[1.0f32; 10]).unwrap();
-        let mut dst = DeviceArray::<f32>::zeros(16).unwrap();
+        let src = cpu_filled(&[1.0f32; 10]);
+        let mut dst = cpu_zeros::<f32>(16).unwrap();
         let err = CpuBackend
             .launch(
                 &COPY,
@@ -1249,7 +1264,7 @@ mod tests {
 
     #[test]
     fn every_index_is_checked_against_its_dimension() {
-        let a = DeviceArray::<f32>::zeros((3, 3)).unwrap();
+        let a = cpu_zeros::<f32>((3, 3)).unwrap();
         let err = CpuBackend
             .launch(&OOB2, &cfg(3, 1), &mut [KernelArg::array(&a)], None)
             .unwrap_err();
@@ -1295,7 +1310,7 @@ mod tests {
 
     #[test]
     fn division_by_zero_faults() {
-        let mut out = DeviceArray::<i32>::zeros(4).unwrap();
+        let mut out = cpu_zeros::<i32>(4).unwrap();
         let err = CpuBackend
             .launch(
                 &DIV,
@@ -1385,7 +1400,7 @@ mod tests {
         // generated code); the odd ones still write, and each panic counts once.
         for barrier in [false, true] {
             let k = kernel("half_panic", &[], |_, _| Ok(()), barrier);
-            let mut out = DeviceArray::<u32>::zeros(8).unwrap();
+            let mut out = cpu_zeros::<u32>(8).unwrap();
             let arg = KernelArg::array_mut(&mut out);
             let v = View::<u32>::from_arg(&arg, "out");
             let err = CpuLaunch::new(&k, cfg(2, 4))
@@ -1500,7 +1515,7 @@ mod tests {
     #[test]
     fn many_threads_fast_path() {
         let k = kernel("trivial", &[], |_, _| Ok(()), false);
-        let mut out = DeviceArray::<u32>::zeros(1024 * 1024).unwrap();
+        let mut out = cpu_zeros::<u32>(1024 * 1024).unwrap();
         let arg = KernelArg::array_mut(&mut out);
         let v = View::<u32>::from_arg(&arg, "out");
         let l = CpuLaunch::new(&k, cfg(4096, 256));
