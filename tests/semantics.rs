@@ -1421,6 +1421,12 @@ fn run_away_kernels_stop_at_the_time_limit() {
     times_out("short_threads", || {
         short_threads![(65_535, 1024), 1024](1000u64, &mut sums)
     });
+    // The largest grids CUDA allows: once cancelled, the launch stops handing
+    // out blocks instead of visiting each of 2^31 - 1 (or 2.8 * 10^14) indices.
+    times_out("short_threads", || short_threads![i32::MAX as u32, 1](1u64, &mut sums));
+    times_out("short_threads", || {
+        short_threads![(i32::MAX as u32, 65_535, 65_535), 1](1u64, &mut sums)
+    });
 }
 
 fn a_time_limit_leaves_finishing_kernels_alone() {
