@@ -27,8 +27,11 @@ DETAILS="${GPU_CHECK_DETAILS:-${OUT}/details.txt}"
 : > "${DETAILS}"
 ROWS=()
 row() { ROWS+=("$1|$2|$3|$4"); }
-log() { echo "gpu-check: $*" >&2; echo "== $*" >> "${DETAILS}"; }
 START=$(date +%s)
+log() {
+    echo "gpu-check: [$(( $(date +%s) - START )) s] $*" >&2
+    echo "== [$(( $(date +%s) - START )) s] $*" >> "${DETAILS}"
+}
 
 if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
     MODE="GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1)"
@@ -67,7 +70,7 @@ fi
 # Timings and other run-dependent numbers, masked before comparing outputs.
 mask() {
     grep -v -e '^backend:' -e 'speed ratio' \
-        | sed -E 's/[0-9]+(\.[0-9]+)?(e-?[0-9]+)? ?(ms|µs|GFLOP\/s|GB\/s)/<t>/g; s/\([0-9.e-]+ GB\/s\)/<t>/g; s/\([-0-9.]+ (GB|GFLOP)\/s\)/<t>/g; s/gray-(cpu|cuda)\.png/gray-<backend>.png/g'
+        | sed -E 's/[0-9]+(\.[0-9]+)?(e-?[0-9]+)? ?(ms|µs|GFLOP\/s|GB\/s)/<t>/g; s/\([0-9.e-]+ GB\/s\)/<t>/g; s/\([-0-9.]+ (GB|GFLOP)\/s\)/<t>/g; s/gray-(cpu|cuda)\.png/gray-<backend>.png/g; s/ on (CPU|CUDA) backend \(.*\)$/ on <backend>/'
 }
 log "examples, CPU backend vs CUDA"
 for example in examples/*.rs; do
