@@ -16,7 +16,7 @@
 //!   `__fmul_rn`/`__fadd_rn`, against the CPU backend's exact arithmetic).
 //!
 //! Prints one `ROW|check|result|goal|verdict` line per check on stdout and
-//! the details to `--details FILE`. On the driver double the sizes are
+//! the details to `--details FILE` (else to stderr). On the driver double the sizes are
 //! scaled down (said in the rows) and timings are meaningless: their
 //! verdicts are `n/a (double)`, while correctness checks count.
 //!
@@ -252,8 +252,7 @@ fn run() -> Res<()> {
         .iter()
         .position(|a| a == "--details")
         .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| "gpu-check-details.txt".into());
+        .cloned();
     let d = gpujit::detect();
     if d.kind != gpujit::BackendKind::Cuda {
         return Err(format!("gpu_check needs the CUDA backend (a GPU, or the driver double: eval \"$(bash scripts/driver-double.sh)\"), got: {d}").into());
@@ -326,7 +325,10 @@ fn run() -> Res<()> {
             c.row(name, &format!("error: {e}"), "no error", "FAIL".into());
         }
     }
-    std::fs::write(&details_path, &c.details)?;
+    match details_path {
+        Some(path) => std::fs::write(path, &c.details)?,
+        None => eprint!("{}", c.details),
+    }
     let mut out = std::io::stdout().lock();
     for r in &c.rows {
         writeln!(out, "ROW|{}|{}|{}|{}", r.check, r.result, r.goal, r.verdict)?;

@@ -29,7 +29,8 @@
 //!
 //! - [`gpu_kernel`] translates the function (the kernel language is described
 //!   in [`kernel`]) and generates the launch macro `saxpy![grid, block](...)`
-//!   and the module `saxpy` with `launch`, `cuda_source`, `ptx`, `resources` and `KERNEL`.
+//!   and the module `saxpy` with `launch`, `cuda_source`, `ptx`, `resources`,
+//!   `occupancy`, `suggested_block_size` and `KERNEL`.
 //! - [`DeviceArray`] holds 1-3-D arrays on the current backend ([`to_device`],
 //!   [`device_array`], [`zeros`], [`DeviceArray::copy_to_host`]).
 //! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits;
@@ -85,7 +86,9 @@ pub use error::{Error, Result};
 ///   function), `cuda_source()` (the CUDA C), `nvrtc_source()` (the same
 ///   with `#line` directives to the Rust source), `ptx()` / `ptx_for(arch)`
 ///   and `resources()` / `resources_for(arch)` (through NVRTC, see
-///   [`nvrtc`]) and `KERNEL`.
+///   [`nvrtc`]), `occupancy(block)`, `occupancy_with_shared(block, bytes)`
+///   and `suggested_block_size()` (the driver's occupancy calculator, see
+///   [`mod@occupancy`]) and `KERNEL`.
 ///
 /// A construct the translator does not support is a compile error at its
 /// span, with a `help:` line.
