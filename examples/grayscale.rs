@@ -57,6 +57,7 @@ pub fn load_rgb(path: &std::path::Path) -> Result<Array3<u8>, Box<dyn std::error
 
 #[allow(dead_code)]
 fn main() {
+    gpujit_examples::init_logging();
     gpujit_examples::exit_on_error(run());
 }
 

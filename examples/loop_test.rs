@@ -47,11 +47,12 @@ pub fn loop_host(n: usize) -> Vec<f64> {
 
 #[allow(dead_code)]
 fn main() {
+    gpujit_examples::init_logging();
     gpujit_examples::exit_on_error(run());
 }
 
 #[allow(dead_code)]
-fn run() -> gpujit::Result<()> {
+pub fn run() -> gpujit::Result<()> {
     const N: usize = 10_000;
     const EXPECTED: f64 = 249_950_002_500_000.0;
     println!("backend: {}", gpujit::detect());

@@ -44,6 +44,7 @@ pub fn lucas_host(max_n: usize) -> Vec<u64> {
 
 #[allow(dead_code)]
 fn main() {
+    gpujit_examples::init_logging();
     gpujit_examples::exit_on_error(run());
 }
 

@@ -99,6 +99,7 @@ pub fn test_matrix(rows: usize, cols: usize, seed: u64) -> Array2<f32> {
 
 #[allow(dead_code)]
 fn main() {
+    gpujit_examples::init_logging();
     gpujit_examples::exit_on_error(run());
 }
 

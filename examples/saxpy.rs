@@ -19,6 +19,7 @@ pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
 
 #[allow(dead_code)]
 fn main() {
+    gpujit_examples::init_logging();
     gpujit_examples::exit_on_error(run());
 }
 

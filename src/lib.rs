@@ -19,6 +19,16 @@ pub fn median_secs(runs: usize, mut f: impl FnMut() -> gpujit::Result<()>) -> gp
     Ok(times[times.len() / 2])
 }
 
+/// Shows gpujit's `log` messages (the low-occupancy warning) on stderr, as
+/// Numba shows its `NumbaPerformanceWarning`s: level `warn` unless `RUST_LOG`
+/// says otherwise (`RUST_LOG=off` hides them, `RUST_LOG=debug` shows more).
+/// The CPU backend logs nothing, so examples print no extra line there.
+/// Call it first in `main`; a second call does nothing.
+pub fn init_logging() {
+    let env = env_logger::Env::default().default_filter_or("warn");
+    let _ = env_logger::Builder::from_env(env).format_timestamp(None).try_init();
+}
+
 /// Formats seconds as `12.345 ms`, or as `4.567 µs` below a millisecond.
 pub fn human_time(secs: f64) -> String {
     if secs < 1e-3 {

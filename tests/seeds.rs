@@ -16,6 +16,10 @@ mod grayscale;
 #[allow(dead_code)]
 mod matmul;
 
+#[path = "../examples/streams.rs"]
+#[allow(dead_code)]
+mod streams;
+
 use ndarray::{Array2, Array3};
 
 // ---------------------------------------------------------------- lucas
@@ -185,4 +189,24 @@ fn max_rel_error_detects_a_wrong_element() {
     assert_eq!(matmul::max_rel_error(&got, &want), 0.0);
     got[[1, 0]] = 1.5;
     assert!(matmul::max_rel_error(&got, &want) > 0.2);
+}
+
+// ---------------------------------------------------------------- streams
+
+/// The stream pipeline (uploads, tiled kernel, pinned download, events) gives
+/// the host product at odd shapes and times every step.
+#[test]
+fn streams_matmul_matches_the_host_at_odd_shapes() {
+    for (n, k, m) in [(1, 1, 1), (20, 37, 5), (33, 16, 47)] {
+        let a = matmul::test_matrix(n, k, 7);
+        let b = matmul::test_matrix(k, m, 8);
+        let (c, t) = streams::matmul_on_stream(&a, &b).unwrap();
+        assert_eq!(c.dim(), (n, m));
+        let want = a.mapv(f64::from).dot(&b.mapv(f64::from));
+        let err = matmul::max_rel_error(&c, &want);
+        assert!(err < 1e-5, "{n}x{k}x{m}: max rel. error {err}");
+        for ms in [t.to_device_ms, t.kernel_ms, t.to_host_ms] {
+            assert!(ms.is_finite() && ms >= 0.0, "{t:?}");
+        }
+    }
 }

@@ -296,6 +296,38 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 KERNEL.resources(arch)
             }
 
+            /// Blocks of this kernel resident per multiprocessor of the current GPU at
+            /// `block` threads per block (CUDA's `cudaOccupancyMaxActiveBlocksPerMultiprocessor`),
+            /// with the GPU's multiprocessor count; see [`::gpujit::occupancy`].
+            ///
+            /// # Errors
+            /// [`::gpujit::Error::BackendUnavailable`] on the CPU backend (occupancy is a GPU
+            /// notion); [`::gpujit::Error::InvalidLaunchConfig`] for a block the GPU or this
+            /// kernel cannot run; NVRTC and driver errors.
+            pub fn occupancy(block: impl ::gpujit::IntoDim3) -> ::gpujit::Result<::gpujit::Occupancy> {
+                ::gpujit::__private::kernel_occupancy(&KERNEL, block, 0)
+            }
+
+            /// [`occupancy`] with `dynamic_shared_bytes` of dynamic shared memory per block.
+            ///
+            /// # Errors
+            /// As [`occupancy`].
+            pub fn occupancy_with_shared(
+                block: impl ::gpujit::IntoDim3,
+                dynamic_shared_bytes: usize,
+            ) -> ::gpujit::Result<::gpujit::Occupancy> {
+                ::gpujit::__private::kernel_occupancy(&KERNEL, block, dynamic_shared_bytes)
+            }
+
+            /// The block size of highest occupancy for this kernel on the current GPU, and the
+            /// smallest grid that fills it (CUDA's `cudaOccupancyMaxPotentialBlockSize`).
+            ///
+            /// # Errors
+            /// As [`occupancy`].
+            pub fn suggested_block_size() -> ::gpujit::Result<::gpujit::SuggestedBlockSize> {
+                ::gpujit::__private::kernel_suggested_block_size(&KERNEL)
+            }
+
             /// Launches the kernel on the current backend: `grid` blocks of `block` threads.
             ///
             /// # Errors

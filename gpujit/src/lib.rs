@@ -29,7 +29,8 @@
 //!
 //! - [`gpu_kernel`] translates the function (the kernel language is described
 //!   in [`kernel`]) and generates the launch macro `saxpy![grid, block](...)`
-//!   and the module `saxpy` with `launch`, `cuda_source`, `ptx`, `resources` and `KERNEL`.
+//!   and the module `saxpy` with `launch`, `cuda_source`, `ptx`, `resources`,
+//!   `occupancy`, `suggested_block_size` and `KERNEL`.
 //! - [`DeviceArray`] holds 1-3-D arrays on the current backend ([`to_device`],
 //!   [`device_array`], [`zeros`], [`DeviceArray::copy_to_host`]).
 //! - [`LaunchConfig`] validates grid and block sizes against CUDA's limits;
@@ -41,6 +42,9 @@
 //!   soundness rules are in [`mod@stream`]); [`gpus`] and [`select_device`]
 //!   choose among several GPUs.
 //! - [`ndarray`] is the ndarray release gpujit works with (0.17), re-exported.
+//! - [`mod@occupancy`]: a kernel's active blocks per multiprocessor and a
+//!   suggested block size on the current GPU (`name::occupancy(block)`,
+//!   `name::suggested_block_size()`).
 //! - [`nvrtc`] finds and drives NVRTC: CUBIN and PTX for any architecture,
 //!   an on-disk cache, and each kernel's `ptx()` and `resources()`.
 
@@ -57,6 +61,7 @@ pub mod kernel;
 mod kernel_def;
 pub mod launch;
 pub mod nvrtc;
+pub mod occupancy;
 mod pinned;
 mod scalar;
 pub mod stream;
@@ -81,7 +86,9 @@ pub use error::{Error, Result};
 ///   function), `cuda_source()` (the CUDA C), `nvrtc_source()` (the same
 ///   with `#line` directives to the Rust source), `ptx()` / `ptx_for(arch)`
 ///   and `resources()` / `resources_for(arch)` (through NVRTC, see
-///   [`nvrtc`]) and `KERNEL`.
+///   [`nvrtc`]), `occupancy(block)`, `occupancy_with_shared(block, bytes)`
+///   and `suggested_block_size()` (the driver's occupancy calculator, see
+///   [`mod@occupancy`]) and `KERNEL`.
 ///
 /// A construct the translator does not support is a compile error at its
 /// span, with a `help:` line.
@@ -114,6 +121,7 @@ pub use launch::{Dim3, IntoDim3, LaunchConfig};
 /// [`DeviceArray::copy_to_ndarray`] work with; use it (or the same version)
 /// for the arrays you pass to [`to_device`].
 pub use ndarray;
+pub use occupancy::{Occupancy, SuggestedBlockSize};
 pub use pinned::{pinned_array, PinnedArray};
 pub use scalar::{DeviceScalar, KernelScalar, ScalarType};
 pub use stream::{event, stream, synchronize, Event, Stream};
@@ -208,6 +216,28 @@ pub mod __private {
     ) -> crate::Result<()> {
         let cfg = crate::LaunchConfig::new(grid, block)?;
         current_backend()?.launch(kernel, &cfg, args, Some(stream))
+    }
+
+    /// The generated `occupancy` and `occupancy_with_shared`.
+    ///
+    /// # Errors
+    /// See [`crate::occupancy`].
+    pub fn kernel_occupancy(
+        kernel: &'static crate::kernel_def::KernelDef,
+        block: impl IntoDim3,
+        dynamic_shared_bytes: usize,
+    ) -> crate::Result<crate::Occupancy> {
+        crate::occupancy::occupancy(kernel, block, dynamic_shared_bytes)
+    }
+
+    /// The generated `suggested_block_size`.
+    ///
+    /// # Errors
+    /// See [`crate::occupancy`].
+    pub fn kernel_suggested_block_size(
+        kernel: &'static crate::kernel_def::KernelDef,
+    ) -> crate::Result<crate::SuggestedBlockSize> {
+        crate::occupancy::suggested_block_size(kernel)
     }
 
     /// The error of a CPU entry handed the wrong number of arguments.

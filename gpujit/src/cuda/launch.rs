@@ -155,26 +155,56 @@ pub(crate) fn launch(
         .map_err(|e| device.err(&format!("launch kernel `{}`", kernel.name), e))
 }
 
+/// Numba's fixed threshold: since 0.57 it warns below 128 blocks on any GPU.
+const NUMBA_MIN_GRID: u64 = 128;
+
+/// The fewest blocks a launch needs to avoid the warning: twice the
+/// multiprocessors (each then has a second block to switch to), but at most
+/// Numba's 128, so the seed's advice holds on large GPUs too. With 132
+/// multiprocessors (H100, H200) that is 128: the seed's `loop_test` warns at
+/// 40 blocks (256 threads per block) and not at 157 (64 threads), as under
+/// Numba; 2 × 132 = 264 would warn at both.
+pub(crate) fn min_grid_without_warning(multiprocessors: u32) -> u64 {
+    (2 * u64::from(multiprocessors)).min(NUMBA_MIN_GRID)
+}
+
 /// Numba's `NumbaPerformanceWarning`, once per kernel and device, through
-/// `log::warn!`, when the grid has fewer blocks than twice the device's
-/// multiprocessors.
+/// `log::warn!`, when the grid has fewer blocks than
+/// [`min_grid_without_warning`].
 fn warn_low_occupancy(device: &Device, kernel: &KernelDef, cfg: &LaunchConfig, warned: &std::sync::atomic::AtomicBool) {
     let blocks = cfg.blocks();
-    if blocks >= 2 * u64::from(device.limits.multiprocessors) || warned.load(Ordering::Relaxed) {
+    let min_grid = min_grid_without_warning(device.limits.multiprocessors);
+    if blocks >= min_grid || warned.load(Ordering::Relaxed) {
         return;
     }
     if warned.swap(true, Ordering::Relaxed) || !occupancy_warnings_enabled() {
         return;
     }
     log::warn!(
-        "gpujit performance warning: kernel `{}`: grid size {blocks} will likely result in GPU under-utilization due to low occupancy ({} has {} multiprocessors; launch at least {} blocks, e.g. with fewer threads per block). Set {ENV_LOW_OCCUPANCY_WARNINGS}=0 to silence.",
+        "gpujit performance warning: kernel `{}`: grid size {blocks} will likely result in GPU under-utilization due to low occupancy ({} has {} multiprocessors; launch at least {min_grid} blocks, e.g. with fewer threads per block). Set {ENV_LOW_OCCUPANCY_WARNINGS}=0 to silence.",
         kernel.name,
         device.name,
         device.limits.multiprocessors,
-        2 * device.limits.multiprocessors
     );
 }
 
 fn occupancy_warnings_enabled() -> bool {
     std::env::var(ENV_LOW_OCCUPANCY_WARNINGS).map_or(true, |v| v.trim() != "0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::min_grid_without_warning;
+
+    #[test]
+    fn low_occupancy_threshold_is_twice_the_multiprocessors_at_most_numbas_128() {
+        // H100/H200 (132), A100 (108): Numba's 128; T4 (40), a 4-SM part: 2 × SMs.
+        assert_eq!(min_grid_without_warning(132), 128);
+        assert_eq!(min_grid_without_warning(108), 128);
+        assert_eq!(min_grid_without_warning(64), 128);
+        assert_eq!(min_grid_without_warning(40), 80);
+        assert_eq!(min_grid_without_warning(4), 8);
+        // The seed's loop_test on an H200: 40 blocks warn, 157 do not.
+        assert!(40 < min_grid_without_warning(132) && 157 >= min_grid_without_warning(132));
+    }
 }

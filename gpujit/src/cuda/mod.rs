@@ -8,6 +8,7 @@
 //! - `device`: one GPU (context, default stream, limits, loaded kernels);
 //! - `buffer`: a `DeviceArray`'s GPU memory (a cudarc slice);
 //! - `launch`: checks, argument packing, the occupancy warning;
+//! - `occupancy`: the driver's occupancy calculator;
 //! - this file: [`CudaBackend`], the devices of the process and the current one.
 
 mod buffer;
@@ -15,6 +16,7 @@ mod device;
 mod error;
 mod launch;
 mod module_cache;
+mod occupancy;
 mod probe;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -23,6 +25,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub(crate) use buffer::CudaBuffer;
 pub(crate) use device::Device;
 pub use launch::ENV_LOW_OCCUPANCY_WARNINGS;
+pub(crate) use occupancy::{occupancy, suggested_block_size};
 pub(crate) use probe::{probe, Found};
 
 use crate::backend::{Backend, BackendKind, DeviceBuffer};
