@@ -87,8 +87,8 @@
 /// # }
 /// ```
 pub type ArrayView2<'a, T> = typecheck::ArrayView<'a, T, 2>;
-/// Read-only 1-D kernel parameter of element type `T`: `a[i]` or `a[[i]]`,
-/// `a.dim()` and `a.len()` in elements. Named after `ndarray::ArrayView1`;
+/// Read-only 1-D kernel parameter of element type `T`: `a[i]`, `a.dim()`
+/// and `a.len()` in elements. Named after `ndarray::ArrayView1`;
 /// the same as `&[T]` (CUDA C: `const T* __restrict__` plus the length).
 /// Launch with a 1-D `&DeviceArray<T>`.
 ///
@@ -99,7 +99,7 @@ pub type ArrayView2<'a, T> = typecheck::ArrayView<'a, T, 2>;
 /// fn double(x: ArrayView1<i64>, y: &mut [i64]) {
 ///     let i = grid(1);
 ///     if i < x.dim() {
-///         y[i] = 2 * x[[i]];
+///         y[i] = 2 * x[i];
 ///     }
 /// }
 ///
