@@ -199,7 +199,11 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     // Examples name the module as Rust spells it (`r#fn`) and the CUDA entry as C does.
     let rust_name = name.to_string();
     let call_args = example_args(k);
-    let comma_args = if call_args.is_empty() { String::new() } else { format!(", {call_args}") };
+    let comma_args = if call_args.is_empty() {
+        String::new()
+    } else {
+        format!(", {call_args}")
+    };
     let ex_macro = example_doc(&format!("{rust_name}![blocks, threads]({call_args})?;"));
     let ex_launch = example_doc(&format!("{rust_name}::launch(blocks, threads{comma_args})?;"));
     let ex_launch_on = example_doc(&format!(
@@ -209,7 +213,9 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let ex_nvrtc = example_doc(&format!(
         "let ptx = gpujit::nvrtc::compile_ptx({rust_name}::nvrtc_source(), \"{entry}\", \"compute_90\")?;"
     ));
-    let ex_ptx = example_doc(&format!("println!(\"{{}}\", {rust_name}::ptx()?); // needs NVRTC, not a GPU"));
+    let ex_ptx = example_doc(&format!(
+        "println!(\"{{}}\", {rust_name}::ptx()?); // needs NVRTC, not a GPU"
+    ));
     let ex_ptx_for = example_doc(&format!(
         "let ptx = {rust_name}::ptx_for((8, 6))?; // compute_86\nassert!(ptx.text.contains(\".entry\"));"
     ));
