@@ -74,6 +74,27 @@ fn signature_doc(k: &Kernel) -> String {
     )
 }
 
+/// The launch arguments of an example call: `&x`, `&mut out`, `a`.
+fn example_args(k: &Kernel) -> String {
+    let args: Vec<String> = k
+        .params
+        .iter()
+        .map(|p| match p.kind {
+            ParamKind::Scalar(_) => p.label.clone(),
+            ParamKind::Array { mutable: true, .. } => format!("&mut {}", p.label),
+            ParamKind::Array { .. } => format!("&{}", p.label),
+        })
+        .collect();
+    args.join(", ")
+}
+
+/// A `# Example` section for a generated item. It is attached with
+/// `cfg_attr(not(doctest))`: shown by `cargo doc`, never run as a doc test
+/// in the user's crate (its arrays are not declared there).
+fn example_doc(code: &str) -> String {
+    format!("\n# Example\n```\n{code}\n```")
+}
+
 pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenStream {
     let vis = &item.vis;
     let name = &item.sig.ident;
@@ -175,6 +196,36 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
          Returns `Result<(), gpujit::Error>`.\n\n{sig_doc}"
     );
 
+    // Examples name the module as Rust spells it (`r#fn`) and the CUDA entry as C does.
+    let rust_name = name.to_string();
+    let call_args = example_args(k);
+    let comma_args = if call_args.is_empty() {
+        String::new()
+    } else {
+        format!(", {call_args}")
+    };
+    let ex_macro = example_doc(&format!("{rust_name}![blocks, threads]({call_args})?;"));
+    let ex_launch = example_doc(&format!("{rust_name}::launch(blocks, threads{comma_args})?;"));
+    let ex_launch_on = example_doc(&format!(
+        "let stream = gpujit::stream()?;\n{rust_name}::launch_on(&stream, blocks, threads{comma_args})?;\nstream.synchronize()?;"
+    ));
+    let ex_cuda = example_doc(&format!("println!(\"{{}}\", {rust_name}::cuda_source());"));
+    let ex_nvrtc = example_doc(&format!(
+        "let ptx = gpujit::nvrtc::compile_ptx({rust_name}::nvrtc_source(), \"{entry}\", \"compute_90\")?;"
+    ));
+    let ex_ptx = example_doc(&format!(
+        "println!(\"{{}}\", {rust_name}::ptx()?); // needs NVRTC, not a GPU"
+    ));
+    let ex_ptx_for = example_doc(&format!(
+        "let ptx = {rust_name}::ptx_for((8, 6))?; // compute_86\nassert!(ptx.text.contains(\".entry\"));"
+    ));
+    let ex_res = example_doc(&format!(
+        "let r = {rust_name}::resources()?; // sm_90, needs NVRTC, not a GPU\nprintln!(\"{{}} registers, {{}} B shared, {{}} B spilled\", r.registers, r.shared_bytes, r.spill_store_bytes);"
+    ));
+    let ex_res_for = example_doc(&format!(
+        "let r = {rust_name}::resources_for((8, 0))?; // sm_80 (A100)\nprintln!(\"{{}} registers per thread\", r.registers);"
+    ));
+
     let shared_mem_msg = format!(
         "a dynamic shared-memory size (the 4th launch argument, Numba's `{kernel_name}[grid, block, stream, shared_mem]`) is not supported yet; size shared arrays at compile time with `shared_array::<[T; N]>()` and launch with `{kernel_name}![grid, block, &stream](...)`"
     );
@@ -212,6 +263,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
         }
 
         #[doc = #launch_doc]
+        #[cfg_attr(not(doctest), doc = #ex_macro)]
         #[allow(unused_imports)]
         #vis use #macro_name as #name;
 
@@ -225,7 +277,9 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
 
             #(#const_checks)*
 
-            /// The kernel as the runtime sees it.
+            /// The kernel as the runtime sees it (machinery for the launch and for
+            /// gpujit's tests; its type is not public API).
+            #[doc(hidden)]
             pub static KERNEL: ::gpujit::__private::KernelDef = ::gpujit::__private::KernelDef {
                 name: #kernel_name,
                 entry: #entry,
@@ -237,6 +291,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             };
 
             /// The CUDA C source of this kernel (one translation unit, built on first call).
+            #[cfg_attr(not(doctest), doc = #ex_cuda)]
             pub fn cuda_source() -> &'static str {
                 static SOURCE: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
                 SOURCE.get_or_init(|| {
@@ -250,6 +305,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             /// The CUDA C handed to NVRTC: [`cuda_source`] with `#line` directives
             /// naming the Rust file and line of the kernel's signature and
             /// statements, so that NVRTC's messages point at the Rust source.
+            #[cfg_attr(not(doctest), doc = #ex_nvrtc)]
             pub fn nvrtc_source() -> &'static str {
                 static SOURCE: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
                 SOURCE.get_or_init(|| {
@@ -266,6 +322,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             ///
             /// # Errors
             /// NVRTC is missing ([`::gpujit::Error::NvrtcUnavailable`]) or rejects the code.
+            #[cfg_attr(not(doctest), doc = #ex_ptx)]
             pub fn ptx() -> ::gpujit::Result<::gpujit::nvrtc::Ptx> {
                 KERNEL.ptx(::gpujit::nvrtc::DEFAULT_ARCH)
             }
@@ -274,6 +331,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             ///
             /// # Errors
             /// As [`ptx`]; an architecture NVRTC does not support is an error.
+            #[cfg_attr(not(doctest), doc = #ex_ptx_for)]
             pub fn ptx_for(arch: (u32, u32)) -> ::gpujit::Result<::gpujit::nvrtc::Ptx> {
                 KERNEL.ptx(arch)
             }
@@ -284,6 +342,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             ///
             /// # Errors
             /// As [`ptx`].
+            #[cfg_attr(not(doctest), doc = #ex_res)]
             pub fn resources() -> ::gpujit::Result<::gpujit::nvrtc::Resources> {
                 KERNEL.resources(::gpujit::nvrtc::DEFAULT_ARCH)
             }
@@ -292,6 +351,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             ///
             /// # Errors
             /// As [`ptx_for`].
+            #[cfg_attr(not(doctest), doc = #ex_res_for)]
             pub fn resources_for(arch: (u32, u32)) -> ::gpujit::Result<::gpujit::nvrtc::Resources> {
                 KERNEL.resources(arch)
             }
@@ -333,6 +393,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             /// # Errors
             /// An invalid launch configuration, an argument whose shape does not fit its
             /// parameter, an unavailable backend, or a fault reported by the backend.
+            #[cfg_attr(not(doctest), doc = #ex_launch)]
             pub fn launch(
                 grid: impl ::gpujit::IntoDim3,
                 block: impl ::gpujit::IntoDim3,
@@ -348,6 +409,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             ///
             /// # Errors
             /// As `launch`, and a stream of another backend or GPU.
+            #[cfg_attr(not(doctest), doc = #ex_launch_on)]
             pub fn launch_on(
                 stream: &::gpujit::Stream,
                 grid: impl ::gpujit::IntoDim3,

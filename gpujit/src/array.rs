@@ -1,5 +1,19 @@
 //! Arrays on the current backend, named after Numba's `cuda.to_device`,
 //! `cuda.device_array` and `DeviceNDArray.copy_to_host`.
+//!
+//! ```
+//! use gpujit::ndarray::{array, Array2};
+//!
+//! # fn main() -> gpujit::Result<()> {
+//! let d = gpujit::to_device(&array![[1u8, 2, 3], [4, 5, 6]])?; // Numba: cuda.to_device(a)
+//! assert_eq!((d.shape(), d.len(), d.size_bytes()), (&[2, 3][..], 6, 6));
+//! let back: Array2<u8> = d.copy_to_ndarray()?;                  // Numba: d.copy_to_host()
+//! assert_eq!(back, array![[1, 2, 3], [4, 5, 6]]);
+//! let empty = gpujit::device_array::<f64>((480, 640))?;         // Numba: cuda.device_array((480, 640))
+//! assert_eq!(empty.size_bytes(), 480 * 640 * 8);
+//! # Ok(())
+//! # }
+//! ```
 
 use std::borrow::Cow;
 use std::fmt;

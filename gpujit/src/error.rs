@@ -1,4 +1,11 @@
-//! The one error type of gpujit.
+//! The one error type of gpujit, [`Error`], and [`Result`]. Every fallible
+//! function returns it; nothing in gpujit panics on bad input.
+//!
+//! ```
+//! let err = gpujit::zeros::<f32>((usize::MAX, 2)).unwrap_err();
+//! assert!(matches!(err, gpujit::Error::InvalidShape(_)));
+//! println!("{err}"); // says what was wrong
+//! ```
 
 use std::path::PathBuf;
 

@@ -4,7 +4,21 @@
 use crate::error::{Error, Result};
 use crate::stream::cuda_backend;
 
-/// One GPU, as [`gpus`] lists it.
+/// One GPU, as [`gpus`] lists it (Numba: an entry of `cuda.gpus`; the
+/// fields are `cuDeviceGetName` and `cuDeviceGetAttribute`'s compute
+/// capability and multiprocessor count).
+///
+/// ```
+/// # fn main() -> gpujit::Result<()> {
+/// // The GPU with the most multiprocessors, if any (none on the CPU backend).
+/// let biggest = gpujit::gpus()?.into_iter().max_by_key(|g| g.multiprocessors);
+/// if let Some(g) = biggest {
+///     gpujit::select_device(g.id)?;
+///     println!("{} (compute capability {}.{})", g.name, g.compute_capability.0, g.compute_capability.1);
+/// }
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GpuInfo {
     /// Its number (CUDA ordinal), for [`select_device`].

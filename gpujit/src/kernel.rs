@@ -21,18 +21,200 @@
 //! Shared array sizes must be compile-time constants: literals, `const`s, or
 //! arithmetic on them. The functions here exist so that the macro can let rustc
 //! type-check your kernel body; calling them from host code is a mistake.
+//!
+//! ```
+//! use gpujit::prelude::*;
+//!
+//! /// Sums each block of 64 `f32`s into `sums[block]` (a shared-memory tree).
+//! #[gpu_kernel]
+//! fn block_sums(x: &[f32], sums: &mut [f32]) {
+//!     let s = shared_array::<[f32; 64]>();
+//!     let t = thread_idx().x;
+//!     let i = grid(1);
+//!     s[t] = if i < x.len() { x[i] } else { 0.0 };
+//!     syncthreads();
+//!     let mut half = 32;
+//!     while half > 0 {
+//!         if t < half {
+//!             s[t] += s[t + half];
+//!         }
+//!         syncthreads();
+//!         half /= 2;
+//!     }
+//!     if t == 0 {
+//!         sums[block_idx().x] = s[0];
+//!     }
+//! }
+//!
+//! # fn main() -> gpujit::Result<()> {
+//! let x = gpujit::to_device(&vec![1.0f32; 200])?;
+//! let mut sums = gpujit::zeros::<f32>(4)?;
+//! block_sums![4, 64](&x, &mut sums)?;
+//! assert_eq!(sums.copy_to_host()?, [64.0, 64.0, 64.0, 8.0]);
+//! # Ok(())
+//! # }
+//! ```
 
-/// Read-only 2-D kernel parameter (element type `T`, C order), mirrors `ndarray::ArrayView2`.
+/// Read-only 2-D kernel parameter of element type `T` (a [`DeviceScalar`](crate::DeviceScalar)),
+/// C order (row-major): `a[[row, col]]`, `a.dim()` is `(rows, cols)` in
+/// elements. Named after `ndarray::ArrayView2`; in CUDA C it is a
+/// `const T* __restrict__` plus the two extents. Launch with a 2-D
+/// `&DeviceArray<T>`; an array of another rank is
+/// [`Error::ArgumentMismatch`](crate::Error::ArgumentMismatch).
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn row_sums(m: ArrayView2<f32>, out: &mut [f32]) {
+///     let r = grid(1);
+///     let (rows, cols) = m.dim();
+///     if r < rows {
+///         let mut s = 0.0;
+///         for c in 0..cols {
+///             s += m[[r, c]];
+///         }
+///         out[r] = s;
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let m = gpujit::to_device(&gpujit::ndarray::array![[1.0f32, 2.0], [3.0, 4.0]])?;
+/// let mut out = gpujit::zeros::<f32>(2)?;
+/// row_sums![1, 32](&m, &mut out)?;
+/// assert_eq!(out.copy_to_host()?, [3.0, 7.0]);
+/// # Ok(())
+/// # }
+/// ```
 pub type ArrayView2<'a, T> = typecheck::ArrayView<'a, T, 2>;
-/// Read-only 1-D kernel parameter, mirrors `ndarray::ArrayView1`.
+/// Read-only 1-D kernel parameter of element type `T`: `a[i]`, `a.dim()`
+/// and `a.len()` in elements. Named after `ndarray::ArrayView1`;
+/// the same as `&[T]` (CUDA C: `const T* __restrict__` plus the length).
+/// Launch with a 1-D `&DeviceArray<T>`.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn double(x: ArrayView1<i64>, y: &mut [i64]) {
+///     let i = grid(1);
+///     if i < x.dim() {
+///         y[i] = 2 * x[i];
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let x = gpujit::to_device(&[1i64, 2, 3])?;
+/// let mut y = gpujit::zeros::<i64>(3)?;
+/// double![1, 32](&x, &mut y)?;
+/// assert_eq!(y.copy_to_host()?, [2, 4, 6]);
+/// # Ok(())
+/// # }
+/// ```
 pub type ArrayView1<'a, T> = typecheck::ArrayView<'a, T, 1>;
-/// Read-only 3-D kernel parameter, mirrors `ndarray::ArrayView3`.
+/// Read-only 3-D kernel parameter of element type `T`, C order:
+/// `a[[i, j, k]]`, `a.dim()` is `(d0, d1, d2)` in elements (an RGB image is
+/// `(height, width, 3)`). Named after `ndarray::ArrayView3`; CUDA C: a
+/// `const T* __restrict__` plus three extents. Launch with a 3-D
+/// `&DeviceArray<T>`.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn red(rgb: ArrayView3<u8>, out: ArrayViewMut2<u8>) {
+///     let (x, y) = grid(2);
+///     let (h, w, _) = rgb.dim();
+///     if y < h && x < w {
+///         out[[y, x]] = rgb[[y, x, 0]];
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let rgb = gpujit::to_device(&gpujit::ndarray::Array3::<u8>::from_elem((2, 3, 3), 7))?;
+/// let mut out = gpujit::zeros::<u8>((2, 3))?;
+/// red![1, (3, 2)](&rgb, &mut out)?;
+/// assert_eq!(out.copy_to_host()?, [7; 6]);
+/// # Ok(())
+/// # }
+/// ```
 pub type ArrayView3<'a, T> = typecheck::ArrayView<'a, T, 3>;
-/// Written 1-D kernel parameter, mirrors `ndarray::ArrayViewMut1`.
+/// Written 1-D kernel parameter of element type `T`: `a[i] = v`, `a.dim()`
+/// and `a.len()` in elements. Named after `ndarray::ArrayViewMut1`; the
+/// same as `&mut [T]` (CUDA C: `T* __restrict__` plus the length). Launch
+/// with a 1-D `&mut DeviceArray<T>`.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn iota(out: ArrayViewMut1<u32>) {
+///     let i = grid(1);
+///     if i < out.len() {
+///         out[i] = i as u32;
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let mut out = gpujit::zeros::<u32>(5)?;
+/// iota![1, 32](&mut out)?;
+/// assert_eq!(out.copy_to_host()?, [0, 1, 2, 3, 4]);
+/// # Ok(())
+/// # }
+/// ```
 pub type ArrayViewMut1<'a, T> = typecheck::ArrayViewMut<'a, T, 1>;
-/// Written 2-D kernel parameter, mirrors `ndarray::ArrayViewMut2`.
+/// Written 2-D kernel parameter of element type `T`, C order:
+/// `a[[row, col]] = v`, `a.dim()` is `(rows, cols)` in elements. Named after
+/// `ndarray::ArrayViewMut2`; CUDA C: `T* __restrict__` plus two extents.
+/// Launch with a 2-D `&mut DeviceArray<T>`; read it back with
+/// [`DeviceArray::copy_to_ndarray`](crate::DeviceArray::copy_to_ndarray).
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn transpose(a: ArrayView2<f64>, t: ArrayViewMut2<f64>) {
+///     let (x, y) = grid(2);
+///     let (rows, cols) = t.dim();
+///     if y < rows && x < cols {
+///         t[[y, x]] = a[[x, y]];
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let a = gpujit::to_device(&gpujit::ndarray::array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])?;
+/// let mut t = gpujit::zeros::<f64>((3, 2))?;
+/// transpose![1, (2, 3)](&a, &mut t)?;
+/// let t: gpujit::ndarray::Array2<f64> = t.copy_to_ndarray()?;
+/// assert_eq!(t, gpujit::ndarray::array![[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]);
+/// # Ok(())
+/// # }
+/// ```
 pub type ArrayViewMut2<'a, T> = typecheck::ArrayViewMut<'a, T, 2>;
-/// Written 3-D kernel parameter, mirrors `ndarray::ArrayViewMut3`.
+/// Written 3-D kernel parameter of element type `T`, C order:
+/// `a[[i, j, k]] = v`, `a.dim()` is `(d0, d1, d2)` in elements. Named after
+/// `ndarray::ArrayViewMut3`; CUDA C: `T* __restrict__` plus three extents.
+/// Launch with a 3-D `&mut DeviceArray<T>`.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn coords(out: ArrayViewMut3<u32>) {
+///     let (x, y, z) = grid(3);
+///     let (d0, d1, d2) = out.dim();
+///     if z < d0 && y < d1 && x < d2 {
+///         out[[z, y, x]] = (100 * z + 10 * y + x) as u32;
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let mut out = gpujit::zeros::<u32>((2, 2, 2))?;
+/// coords![1, (2, 2, 2)](&mut out)?;
+/// assert_eq!(out.copy_to_host()?, [0, 1, 10, 11, 100, 101, 110, 111]);
+/// # Ok(())
+/// # }
+/// ```
 pub type ArrayViewMut3<'a, T> = typecheck::ArrayViewMut<'a, T, 3>;
 
 pub use typecheck::{block_dim, block_idx, grid, grid_dim, gridsize, shared_array, syncthreads, thread_idx};
@@ -234,15 +416,73 @@ pub mod typecheck {
     pub fn thread_idx() -> Idx3 {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
-    /// `blockIdx`.
+    /// `blockIdx` (Numba's `cuda.blockIdx`): the block's index in the grid,
+    /// in blocks, with `usize` fields `.x .y .z`.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn which_block(out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     if i < out.len() {
+    ///         out[i] = block_idx().x as u32;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(6)?;
+    /// which_block![3, 2](&mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [0, 0, 1, 1, 2, 2]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn block_idx() -> Idx3 {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
-    /// `blockDim`.
+    /// `blockDim` (Numba's `cuda.blockDim`): the launch's block size, in
+    /// threads per axis, with `usize` fields `.x .y .z`.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn block_size(out: &mut [u32]) {
+    ///     if grid(1) == 0 {
+    ///         out[0] = (block_dim().x * block_dim().y) as u32;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(1)?;
+    /// block_size![1, (8, 4)](&mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [32]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn block_dim() -> Idx3 {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
-    /// `gridDim`.
+    /// `gridDim` (Numba's `cuda.gridDim`): the launch's grid size, in blocks
+    /// per axis, with `usize` fields `.x .y .z`.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn grid_size(out: &mut [u32]) {
+    ///     if grid(1) == 0 {
+    ///         out[0] = (grid_dim().x * grid_dim().y) as u32;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(1)?;
+    /// grid_size![(3, 5), 1](&mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [15]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn grid_dim() -> Idx3 {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
@@ -278,7 +518,33 @@ pub mod typecheck {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
     /// `__syncthreads()` (Numba's `cuda.syncthreads()`): waits until every
-    /// thread of the block has reached it. See [`shared_array`] for an example.
+    /// thread of the block has reached it, and makes their earlier writes to
+    /// shared and global memory visible to the block. Every thread of the
+    /// block must reach the same call (not only those in one branch), as in
+    /// CUDA. On the CPU backend a kernel that calls it runs its threads as
+    /// coroutines that meet here.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// Rotates each block of 4 elements left by one.
+    /// #[gpu_kernel]
+    /// fn rotate(a: &mut [i32]) {
+    ///     let s = shared_array::<[i32; 4]>();
+    ///     let t = thread_idx().x;
+    ///     let i = grid(1);
+    ///     s[t] = a[i];
+    ///     syncthreads(); // every write to `s` is done before any read
+    ///     a[i] = s[(t + 1) % 4];
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut a = gpujit::to_device(&[1, 2, 3, 4, 5, 6, 7, 8])?;
+    /// rotate![2, 4](&mut a)?;
+    /// assert_eq!(a.copy_to_host()?, [2, 3, 4, 1, 6, 7, 8, 5]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn syncthreads() {
         unreachable!("{}", ONLY_IN_KERNELS)
     }

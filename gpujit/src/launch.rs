@@ -1,5 +1,16 @@
 //! Launch configurations: `Dim3`, conversions from integers and tuples, and
-//! validation against the CUDA limits.
+//! validation against the CUDA limits (the `[griddim, blockdim]` of Numba's
+//! launch). Grids count blocks, blocks count threads.
+//!
+//! ```
+//! use gpujit::launch::{blocks_for, MAX_THREADS_PER_BLOCK};
+//! use gpujit::LaunchConfig;
+//!
+//! let n = 1_000_000; // elements, one thread each
+//! let cfg = LaunchConfig::new(blocks_for(n, 256), 256).unwrap();
+//! assert!(cfg.blocks() * cfg.threads_per_block() >= n as u64);
+//! assert!(LaunchConfig::new(1, MAX_THREADS_PER_BLOCK + 1).is_err());
+//! ```
 
 use crate::error::{Error, Result};
 
@@ -119,9 +130,27 @@ impl<A: DimComponent, B: DimComponent, C: DimComponent> IntoDim3 for (A, B, C) {
 /// assert!(gpujit::LaunchConfig::new(MAX_GRID_DIM[0], MAX_BLOCK_DIM[0]).is_ok());
 /// ```
 pub const MAX_THREADS_PER_BLOCK: u64 = 1024;
-/// Largest block size per dimension (`MAX_BLOCK_DIM_X/Y/Z`).
+/// Largest block size per dimension, in threads
+/// (`CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X/Y/Z`); the product must also stay
+/// within [`MAX_THREADS_PER_BLOCK`].
+///
+/// ```
+/// use gpujit::launch::MAX_BLOCK_DIM;
+///
+/// assert!(gpujit::LaunchConfig::new(1, (1, 1, MAX_BLOCK_DIM[2])).is_ok());
+/// assert!(gpujit::LaunchConfig::new(1, (1, 1, MAX_BLOCK_DIM[2] + 1)).is_err());
+/// ```
 pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
-/// Largest grid size per dimension (`MAX_GRID_DIM_X/Y/Z`).
+/// Largest grid size per dimension, in blocks
+/// (`CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X/Y/Z`): `2^31 - 1` along x, 65 535
+/// along y and z.
+///
+/// ```
+/// use gpujit::launch::MAX_GRID_DIM;
+///
+/// assert!(gpujit::LaunchConfig::new((1, MAX_GRID_DIM[1]), 1).is_ok());
+/// assert!(gpujit::LaunchConfig::new((1, MAX_GRID_DIM[1] + 1), 1).is_err()); // use x for long grids
+/// ```
 pub const MAX_GRID_DIM: [u32; 3] = [2_147_483_647, 65_535, 65_535];
 
 /// A validated launch configuration: grid size in blocks, block size in threads.

@@ -55,7 +55,28 @@ pub fn pinned_array<T: DeviceScalar>(len: usize) -> Result<PinnedArray<T>> {
     Ok(PinnedArray { inner, _t: PhantomData })
 }
 
-/// See [`pinned_array`].
+/// A host array of `T` in page-locked (pinned) memory, made by
+/// [`pinned_array`] (Numba's `cuda.pinned_array`, CUDA's `cuMemHostAlloc`):
+/// the source or target of copies on a [`Stream`](crate::Stream) that run
+/// asynchronously on the CUDA backend. Length in elements. Reading or
+/// writing its elements ([`as_slice`](PinnedArray::as_slice),
+/// [`as_mut_slice`](PinnedArray::as_mut_slice)) and dropping it first wait
+/// for the copies queued on it, so no copy can race with your code. On the
+/// CPU backend it is an ordinary `Vec` and copies are immediate.
+///
+/// ```
+/// # fn main() -> gpujit::Result<()> {
+/// let stream = gpujit::stream()?;
+/// let mut host = gpujit::pinned_array::<f32>(4)?;
+/// host.as_mut_slice()?.copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
+/// let mut d = gpujit::zeros::<f32>(4)?;
+/// d.copy_from_pinned(&host, &stream)?;    // host to device, asynchronous on a GPU
+/// let mut back = gpujit::pinned_array::<f32>(4)?;
+/// d.copy_to_pinned(&mut back, &stream)?;  // device to host, queued after it
+/// assert_eq!(back.as_slice()?, [1.0, 2.0, 3.0, 4.0]); // waits for the copy
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct PinnedArray<T: DeviceScalar> {
     pub(crate) inner: Inner<T>,

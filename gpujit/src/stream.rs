@@ -18,6 +18,18 @@
 //!    first waits for the queued copies that use it.
 //! 3. A [`DeviceArray`](crate::DeviceArray) dropped while queued work still
 //!    uses it is freed in stream order, after that work.
+//!
+//! ```
+//! # fn main() -> gpujit::Result<()> {
+//! let stream = gpujit::stream()?;                         // Numba: cuda.stream()
+//! let d = gpujit::to_device_on(&[1.0f32, 2.0], &stream)?; // Numba: cuda.to_device(a, stream=s)
+//! let mut host = gpujit::pinned_array::<f32>(2)?;
+//! d.copy_to_pinned(&mut host, &stream)?;
+//! stream.synchronize()?;                                  // Numba: s.synchronize()
+//! assert_eq!(host.as_slice()?, [1.0, 2.0]);
+//! # Ok(())
+//! # }
+//! ```
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -186,10 +198,37 @@ enum EventInner {
     Cuda { device: Arc<Device>, event: CudaEvent },
 }
 
-/// A new event (with timing) on the current backend and GPU.
+/// A new event (with timing) on the current backend and GPU (Numba's
+/// `cuda.event()`, CUDA's `cuEventCreate`). It is unrecorded until
+/// [`Event::record`]; [`Event::elapsed_time`] gives milliseconds between
+/// two recorded events.
 ///
 /// # Errors
 /// [`Error::BackendUnavailable`]; CUDA driver errors.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn inc(v: &mut [u32]) {
+///     let i = grid(1);
+///     if i < v.len() {
+///         v[i] += 1;
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let stream = gpujit::stream()?;
+/// let mut v = gpujit::zeros::<u32>(4096)?;
+/// let (start, stop) = (gpujit::event()?, gpujit::event()?);
+/// start.record(&stream)?;
+/// inc![16, 256, &stream](&mut v)?;
+/// stop.record(&stream)?;
+/// stop.synchronize()?;
+/// println!("kernel: {:.3} ms", start.elapsed_time(&stop)?);
+/// # Ok(())
+/// # }
+/// ```
 pub fn event() -> Result<Event> {
     let inner = match cuda_backend()? {
         None => EventInner::Cpu(Mutex::new(None)),

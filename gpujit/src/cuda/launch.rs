@@ -19,8 +19,17 @@ use crate::kernel_def::{check_args, BufArg, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
 use crate::scalar::ScalarValue;
 
-/// The low-occupancy warning can be switched off with `=0` (Numba:
-/// `NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0`).
+/// The environment variable that silences the low-occupancy warning when
+/// `0` (Numba: `NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0`). On the CUDA backend a
+/// launch whose grid has fewer blocks than twice the GPU's multiprocessors
+/// logs one warning per kernel and GPU through the `log` crate (shown by any
+/// `log` logger, e.g. `env_logger`); the CPU backend never warns.
+///
+/// ```
+/// // As `GPUJIT_LOW_OCCUPANCY_WARNINGS=0 cargo run` would, for a program
+/// // that launches small grids on purpose:
+/// std::env::set_var(gpujit::ENV_LOW_OCCUPANCY_WARNINGS, "0");
+/// ```
 pub const ENV_LOW_OCCUPANCY_WARNINGS: &str = "GPUJIT_LOW_OCCUPANCY_WARNINGS";
 
 /// A scalar's bytes, zero-extended to 8: the driver reads the parameter's

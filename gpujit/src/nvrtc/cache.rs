@@ -26,11 +26,28 @@ use super::{compile, compute_name, options, sm_name, sys, Cubin, Output, Ptx};
 use crate::Result;
 
 /// The environment variable naming the cache folder (overrides the platform's
-/// default, see [`Cache::from_env`]).
+/// default, see [`Cache::from_env`]), as Numba's `NUMBA_CACHE_DIR`.
+///
+/// ```
+/// use gpujit::nvrtc::{Cache, ENV_CACHE, ENV_CACHE_DIR};
+///
+/// // As `GPUJIT_CACHE_DIR=/tmp/kernels cargo run` would:
+/// std::env::remove_var(ENV_CACHE);
+/// std::env::set_var(ENV_CACHE_DIR, "/tmp/kernels");
+/// assert_eq!(Cache::from_env().dir(), Some(std::path::Path::new("/tmp/kernels")));
+/// ```
 pub const ENV_CACHE_DIR: &str = "GPUJIT_CACHE_DIR";
 
 /// The environment variable that disables the cache when `0` (also `false`,
 /// `off`, `no`): every compile then runs NVRTC.
+///
+/// ```
+/// use gpujit::nvrtc::{Cache, ENV_CACHE};
+///
+/// // As `GPUJIT_CACHE=0 cargo run` would:
+/// std::env::set_var(ENV_CACHE, "0");
+/// assert_eq!(Cache::from_env(), Cache::disabled());
+/// ```
 pub const ENV_CACHE: &str = "GPUJIT_CACHE";
 
 const MAGIC: &[u8; 8] = b"GPUJITNC";

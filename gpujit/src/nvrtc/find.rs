@@ -7,12 +7,36 @@ use crate::{Error, Result};
 
 /// The environment variable naming the NVRTC library to use: a file
 /// (`.../libnvrtc.so.13`) or a folder holding one. When set (and not empty) it
-/// is the only place searched.
+/// is the only place searched. Read by [`find_nvrtc`], so it must be set
+/// before NVRTC is first used in the process.
+///
+/// ```
+/// use gpujit::nvrtc::{find_nvrtc, ENV_NVRTC_PATH};
+///
+/// // As `GPUJIT_NVRTC_PATH=/no/such/libnvrtc.so.13 cargo run` would:
+/// std::env::set_var(ENV_NVRTC_PATH, "/no/such/libnvrtc.so.13");
+/// let err = find_nvrtc().unwrap_err(); // nothing else was searched
+/// assert!(err.to_string().contains("GPUJIT_NVRTC_PATH"));
+/// ```
 pub const ENV_NVRTC_PATH: &str = "GPUJIT_NVRTC_PATH";
 
 /// The environment variable naming a folder NVRTC was installed into, e.g. by
 /// `scripts/install-nvrtc.sh` (`pip install --target`): the folder itself and
-/// its `lib`, `lib64` and `nvidia/*/lib` subfolders are searched.
+/// its `lib`, `lib64` and `nvidia/*/lib` subfolders are searched, before the
+/// CUDA toolkit and system folders (see [`find_nvrtc`]).
+///
+/// ```
+/// use gpujit::nvrtc::{find_nvrtc, ENV_NVRTC_DIR};
+///
+/// // As `GPUJIT_NVRTC_DIR=$HOME/nvrtc cargo run` would:
+/// let dir = std::env::temp_dir().join("gpujit-doc-no-nvrtc-here");
+/// std::env::set_var(ENV_NVRTC_DIR, &dir);
+/// match find_nvrtc() {
+///     Ok(path) => println!("found elsewhere: {}", path.display()),
+///     Err(gpujit::Error::NvrtcUnavailable { searched, .. }) => assert!(searched.iter().any(|p| p.starts_with(&dir))),
+///     Err(e) => panic!("{e}"),
+/// }
+/// ```
 pub const ENV_NVRTC_DIR: &str = "GPUJIT_NVRTC_DIR";
 
 /// Finds the NVRTC shared library and returns its absolute path. Loads
@@ -40,6 +64,18 @@ pub const ENV_NVRTC_DIR: &str = "GPUJIT_NVRTC_DIR";
 /// [`Error::NvrtcUnavailable`] when no folder holds the library; `searched`
 /// lists every folder (or, for a pattern that matched nothing, the pattern)
 /// that was looked at.
+///
+/// Public so that you can tell which NVRTC gpujit would use (and why none)
+/// without loading it; [`library_path`](super::library_path) says which one
+/// was loaded.
+///
+/// ```
+/// match gpujit::nvrtc::find_nvrtc() {
+///     Ok(path) => println!("gpujit would load {}", path.display()),
+///     Err(gpujit::Error::NvrtcUnavailable { searched, .. }) => println!("searched {} folders", searched.len()),
+///     Err(e) => panic!("{e}"),
+/// }
+/// ```
 pub fn find_nvrtc() -> Result<PathBuf> {
     let mut searched = Vec::new();
 

@@ -78,21 +78,56 @@ pub use sys::{library_path, load};
 
 use crate::{Error, Result};
 
-/// The virtual architecture gpujit compiles for by default: `compute_90`
-/// (Hopper, e.g. H200). Pass it as the `arch` of [`compile_ptx`].
+/// The virtual architecture gpujit compiles PTX for by default: `compute_90`
+/// (Hopper, e.g. H200), [`compute_name`] of [`DEFAULT_ARCH`]. Pass it as the
+/// `arch` of [`compile_ptx`] (nvcc's `-arch=compute_90`).
+///
+/// ```
+/// use gpujit::nvrtc::{compute_name, DEFAULT_ARCH, TARGET_ARCH};
+///
+/// assert_eq!(TARGET_ARCH, compute_name(DEFAULT_ARCH));
+/// ```
 pub const TARGET_ARCH: &str = "compute_90";
 
 /// The oldest virtual architecture NVRTC 13.0 accepts: `compute_75` (Turing).
 /// `nvrtcGetSupportedArchs` of 13.0 reports
 /// `[75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121]`; `compute_70` is
-/// rejected with "invalid value for --gpu-architecture".
+/// rejected with "invalid value for --gpu-architecture". (NVRTC 12 goes down
+/// to `compute_50`; [`supported_archs`] asks the loaded library.)
+///
+/// ```
+/// use gpujit::nvrtc::{compute_name, OLDEST_ARCH};
+///
+/// // A V100 (compute capability 7.0) is older than what NVRTC 13 compiles for.
+/// assert!(compute_name((7, 0)).as_str() < OLDEST_ARCH);
+/// assert!(compute_name((8, 0)).as_str() > OLDEST_ARCH);
+/// ```
 pub const OLDEST_ARCH: &str = "compute_75";
 
 /// The compute capability a kernel's `ptx()` and `resources()` use by
-/// default: `(9, 0)`, Hopper (`sm_90`, e.g. H100, H200).
+/// default: `(9, 0)`, Hopper (`sm_90`, e.g. H100, H200). A launch on the
+/// CUDA backend compiles for the device's own capability instead.
+///
+/// ```
+/// use gpujit::nvrtc::{sm_name, DEFAULT_ARCH};
+///
+/// assert_eq!(sm_name(DEFAULT_ARCH), "sm_90");
+/// ```
 pub const DEFAULT_ARCH: (u32, u32) = (9, 0);
 
-/// PTX text produced by [`compile_ptx`], with NVRTC's program log.
+/// PTX text produced by [`compile_ptx`] (or a kernel's `ptx()`), with
+/// NVRTC's program log: what Numba's `kernel.inspect_asm()` returns, and what
+/// `nvcc -ptx` writes. `Display` prints the text.
+///
+/// ```no_run
+/// // no_run: needs NVRTC (`bash scripts/install-nvrtc.sh`); no GPU.
+/// let source = r#"extern "C" __global__ void fill(float* v) { v[threadIdx.x] = 1.0f; }"#;
+/// let ptx = gpujit::nvrtc::compile_ptx(source, "fill", "compute_90")?;
+/// assert!(ptx.text.contains(".visible .entry fill"));
+/// assert!(!ptx.has_warnings());
+/// println!("{ptx}"); // the PTX assembly
+/// # Ok::<(), gpujit::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ptx {
     /// The PTX assembly (`nvrtcGetPTX`), without the trailing NUL.
@@ -121,10 +156,18 @@ impl Ptx {
 }
 
 /// The NVRTC version as `(major, minor)`, e.g. `(13, 0)`, from
-/// `nvrtcVersion`. Loads NVRTC first ([`load`]).
+/// `nvrtcVersion` (the CUDA toolkit version it shipped with). Loads NVRTC
+/// first ([`load`]).
 ///
 /// # Errors
 /// [`Error::NvrtcUnavailable`] as for [`load`].
+///
+/// ```
+/// match gpujit::nvrtc::version() {
+///     Ok((major, minor)) => assert!(major >= 12, "NVRTC {major}.{minor}"),
+///     Err(e) => println!("no NVRTC: {e}"), // Error::NvrtcUnavailable, with every folder searched
+/// }
+/// ```
 pub fn version() -> Result<(i32, i32)> {
     api().map(|a| a.version)
 }
@@ -135,6 +178,14 @@ pub fn version() -> Result<(i32, i32)> {
 ///
 /// # Errors
 /// [`Error::NvrtcUnavailable`] as for [`load`], or when either call fails.
+///
+/// ```
+/// match gpujit::nvrtc::supported_archs() {
+///     // Can this NVRTC make code for an A100 (compute capability 8.0)?
+///     Ok(archs) => println!("sm_80: {}", archs.contains(&80)),
+///     Err(e) => println!("no NVRTC: {e}"),
+/// }
+/// ```
 pub fn supported_archs() -> Result<Vec<i32>> {
     let api = api()?;
     let fail = |what: &str, r| Error::NvrtcUnavailable {
@@ -160,7 +211,19 @@ pub fn supported_archs() -> Result<Vec<i32>> {
 }
 
 /// A CUBIN produced by [`compile_cubin`]: machine code for one real
-/// architecture, ready for `cuModuleLoadData`, with NVRTC's program log.
+/// architecture, ready for `cuModuleLoadData`, with NVRTC's program log
+/// (what `nvcc -cubin -arch=sm_90 -Xptxas -v` makes). The CUDA backend
+/// compiles and loads one per kernel and GPU architecture.
+///
+/// ```no_run
+/// // no_run: needs NVRTC (`bash scripts/install-nvrtc.sh`); no GPU.
+/// let source = r#"extern "C" __global__ void fill(float* v) { v[threadIdx.x] = 1.0f; }"#;
+/// let cubin = gpujit::nvrtc::compile_cubin(source, "fill", (8, 6))?;
+/// assert!(cubin.image.starts_with(b"\x7fELF"));
+/// assert_eq!((cubin.arch, cubin.entry.as_str()), ((8, 6), "fill"));
+/// println!("{} bytes, {} registers", cubin.image.len(), cubin.resources()?.registers);
+/// # Ok::<(), gpujit::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cubin {
     /// The ELF image (`nvrtcGetCUBIN`), starting with `\x7fELF`.
@@ -362,6 +425,17 @@ pub(crate) fn compile(
 /// they are in [`Ptx::log`] (NVRTC reports them without any flag).
 /// Loads NVRTC first ([`load`]). Thread-safe.
 ///
+/// ```no_run
+/// // no_run: needs NVRTC (`bash scripts/install-nvrtc.sh`); no GPU.
+/// let source = r#"extern "C" __global__ void k(float* v) { int unused = 0; v[0] = 1.0f; }"#;
+/// let ptx = gpujit::nvrtc::compile_ptx(source, "k", gpujit::nvrtc::TARGET_ARCH)?;
+/// assert!(ptx.text.contains(".target sm_90"));
+/// assert!(ptx.has_warnings()); // #177-D: variable "unused" was declared but never referenced
+/// let err = gpujit::nvrtc::compile_ptx("not C", "k", "compute_90").unwrap_err();
+/// assert!(matches!(err, gpujit::Error::NvrtcCompile { .. }));
+/// # Ok::<(), gpujit::Error>(())
+/// ```
+///
 /// # Errors
 /// * [`Error::NvrtcUnavailable`] as for [`load`], or when NVRTC cannot use
 ///   its builtins library (`NVRTC_ERROR_BUILTIN_OPERATION_FAILURE`).
@@ -419,12 +493,24 @@ pub fn compile_cubin(source: &str, entry: &str, arch: (u32, u32)) -> Result<Cubi
 }
 
 /// `sm_XY` for the compute capability `(X, Y)`: `(9, 0)` is `sm_90`,
-/// `(12, 1)` is `sm_121`.
+/// `(12, 1)` is `sm_121`. The name of a real architecture (nvcc's
+/// `-arch=sm_XY`), as a CUBIN and ptxas use it.
+///
+/// ```
+/// assert_eq!(gpujit::nvrtc::sm_name((8, 6)), "sm_86");
+/// assert_eq!(gpujit::nvrtc::sm_name((12, 1)), "sm_121");
+/// ```
 pub fn sm_name(arch: (u32, u32)) -> String {
     format!("sm_{}{}", arch.0, arch.1)
 }
 
-/// `compute_XY` for the compute capability `(X, Y)`.
+/// `compute_XY` for the compute capability `(X, Y)`: the name of a virtual
+/// architecture (nvcc's `-arch=compute_XY`), as PTX uses it; the `arch` of
+/// [`compile_ptx`].
+///
+/// ```
+/// assert_eq!(gpujit::nvrtc::compute_name((8, 0)), "compute_80");
+/// ```
 pub fn compute_name(arch: (u32, u32)) -> String {
     format!("compute_{}{}", arch.0, arch.1)
 }

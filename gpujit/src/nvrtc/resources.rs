@@ -14,6 +14,27 @@
 /// ptxas info    : Used 38 registers, used 1 barriers, 2048 bytes smem
 /// ```
 /// the report is `registers: 38, barriers: 1, shared_bytes: 2048` and zero for the rest.
+///
+/// ```no_run
+/// // no_run: needs NVRTC (`bash scripts/install-nvrtc.sh`); no GPU.
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn reverse(a: &mut [f32]) {
+///     let tile = shared_array::<[f32; 256]>();
+///     let t = thread_idx().x;
+///     tile[t] = a[grid(1)];
+///     syncthreads();
+///     a[grid(1)] = tile[255 - t];
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let r = reverse::resources_for((8, 0))?; // ptxas -v for an A100
+/// assert_eq!((r.arch.as_str(), r.shared_bytes, r.barriers), ("sm_80", 1024, 1));
+/// assert!(r.registers * 256 <= 65536); // 256 threads fit one SM's register file
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Resources {
     /// The real architecture ptxas compiled for, e.g. `sm_90`.

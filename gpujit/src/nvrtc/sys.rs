@@ -60,14 +60,34 @@ static API: OnceLock<std::result::Result<Api, LoadFailure>> = OnceLock::new();
 /// opened (wrong architecture, missing dependency), lacks an entry point,
 /// `nvrtcVersion` fails, or `libnvrtc-builtins.so.<major>.<minor>` is neither
 /// next to it nor on the loader path.
+///
+/// Every NVRTC function here loads it on first use, so calling `load` is
+/// only needed to check up front, e.g. at startup, that NVRTC is usable:
+///
+/// ```
+/// if let Err(e) = gpujit::nvrtc::load() {
+///     // e.g. "NVRTC is not available: no libnvrtc.so.13, ... found (searched: ...)"
+///     eprintln!("{e}\nInstall it with: bash scripts/install-nvrtc.sh");
+/// }
+/// ```
 pub fn load() -> Result<()> {
     api().map(|_| ())
 }
 
-/// The path of the loaded NVRTC library, loading it first if needed.
+/// The absolute path of the loaded NVRTC library, loading it first if
+/// needed: which NVRTC (and so which CUDA version) compiles the kernels,
+/// for diagnosing a wrong or missing one (see [`find_nvrtc`] for the
+/// search order and [`ENV_NVRTC_PATH`](super::ENV_NVRTC_PATH) to choose one).
 ///
 /// # Errors
 /// As [`load`].
+///
+/// ```
+/// match gpujit::nvrtc::library_path() {
+///     Ok(path) => assert!(path.is_absolute()),
+///     Err(e) => println!("no NVRTC: {e}"),
+/// }
+/// ```
 pub fn library_path() -> Result<PathBuf> {
     api().map(|a| a.path.clone())
 }
