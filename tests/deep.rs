@@ -89,7 +89,13 @@ fn else_if_chain_used_as_a_value() -> gpujit::Result<()> {
     else_if_value![(ks.len() as u32).div_ceil(64), 64](&d_ks, &mut d_out)?;
     let want: Vec<f32> = ks
         .iter()
-        .map(|&k| if (k as usize) < VALUE_ARMS { (k * 3 % 1000) as f32 + 0.5 } else { -1.0 })
+        .map(|&k| {
+            if (k as usize) < VALUE_ARMS {
+                (k * 3 % 1000) as f32 + 0.5
+            } else {
+                -1.0
+            }
+        })
         .collect();
     assert_eq!(d_out.copy_to_host()?, want);
     Ok(())

@@ -304,12 +304,7 @@ pub(crate) fn compile(
     })
 }
 
-fn compile_here(
-    source: &str,
-    kernel_name: &str,
-    options: &[String],
-    output: Output,
-) -> Result<(Vec<u8>, String)> {
+fn compile_here(source: &str, kernel_name: &str, options: &[String], output: Output) -> Result<(Vec<u8>, String)> {
     let api = api()?;
     let compile_err = |log: String| Error::NvrtcCompile {
         kernel: kernel_name.to_string(),
