@@ -22,7 +22,8 @@ SUM_TERMS = 2000
 LONG_SUM_TERMS = 3000
 CHAIN_TERMS = 1000
 RIGHT_DEPTH = 400
-ELSE_IF_ARMS = 600
+ELSE_IF_ARMS = 1500
+VALUE_ARMS = 1500
 BLOCK_DEPTH = 300
 
 out = [
@@ -43,6 +44,8 @@ out = [
     f"pub const RIGHT_DEPTH: usize = {RIGHT_DEPTH};",
     f"/// Arms of [`else_if`]'s `if`/`else if` chain.",
     f"pub const ELSE_IF_ARMS: usize = {ELSE_IF_ARMS};",
+    f"/// Arms of [`else_if_value`]'s `if`/`else if` chain used as a value.",
+    f"pub const VALUE_ARMS: usize = {VALUE_ARMS};",
     f"/// Depth of [`nested_blocks`]' blocks.",
     f"pub const BLOCK_DEPTH: usize = {BLOCK_DEPTH};",
     "",
@@ -131,6 +134,22 @@ out += [
     "",
 ]
 
+value_arms = " else ".join(f"if k == {j} {{ {j * 3 % 1000}.5 }}" for j in range(VALUE_ARMS))
+out += [
+    "/// An `if`/`else if` chain of `VALUE_ARMS` arms used as a value:",
+    "/// `out[i] = (k * 3 % 1000) as f32 + 0.5` for `k = ks[i] < VALUE_ARMS`, else `-1.0`.",
+    "#[gpu_kernel]",
+    "pub fn else_if_value(ks: &[u32], out: &mut [f32]) {",
+    "    let i = grid(1);",
+    "    if i < ks.len() && i < out.len() {",
+    "        let k = ks[i];",
+    f"        let v = {value_arms} else {{ -1.0 }};",
+    "        out[i] = v;",
+    "    }",
+    "}",
+    "",
+]
+
 blocks = "".join("{ let v = v + 1; " for _ in range(BLOCK_DEPTH)) + "out[i] = v; " + "} " * BLOCK_DEPTH
 out += [
     "/// `BLOCK_DEPTH` nested blocks, each shadowing `v` with `v + 1`.",
@@ -151,6 +170,7 @@ out += [
     "        &chains::KERNEL,",
     "        &right_nested::KERNEL,",
     "        &else_if::KERNEL,",
+    "        &else_if_value::KERNEL,",
     "        &nested_blocks::KERNEL,",
     "    ]",
     "}",

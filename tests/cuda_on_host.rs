@@ -1038,12 +1038,23 @@ fn naming_kernels_agree() {
             vec![s(2.0f32), v(&x), z::<f32>(&[8]), s(3.0f32), s(0.125f32), s(5i32)],
             EXACT,
         ),
+        (&erfc::KERNEL, ONE, (16, 1, 1), vec![v(&x)], EXACT),
+        (&j0::KERNEL, ONE, (16, 1, 1), vec![v(&x)], EXACT),
+        (&uint3_local::KERNEL, (2, 1, 1), (3, 1, 1), vec![z::<u32>(&[6])], EXACT),
+        (
+            &normcdf::KERNEL,
+            (2, 1, 1),
+            (8, 1, 1),
+            vec![v(&x), z::<f32>(&[9]), s(7usize), s(0.25f32)],
+            EXACT,
+        ),
     ]);
 }
 
 fn deep_kernels_agree() {
     use deep::*;
     let xs: Vec<i32> = (-3..ELSE_IF_ARMS as i32 + 3).collect();
+    let ks: Vec<u32> = (0..VALUE_ARMS as u32 + 5).chain([u32::MAX, 1 << 31]).collect();
     check(vec![
         (
             &sum_i32::KERNEL,
@@ -1075,9 +1086,16 @@ fn deep_kernels_agree() {
         ),
         (
             &else_if::KERNEL,
-            (11, 1, 1),
+            (xs.len().div_ceil(64) as u32, 1, 1),
             (64, 1, 1),
             vec![v(&xs), z::<i32>(&[xs.len()])],
+            EXACT,
+        ),
+        (
+            &else_if_value::KERNEL,
+            (ks.len().div_ceil(64) as u32, 1, 1),
+            (64, 1, 1),
+            vec![v(&ks), z::<f32>(&[ks.len()])],
             EXACT,
         ),
         (&nested_blocks::KERNEL, ONE, (16, 1, 1), vec![z::<i32>(&[10])], EXACT),

@@ -82,6 +82,26 @@ fn right_nesting_else_if_chains_and_nested_blocks() -> gpujit::Result<()> {
 }
 
 #[test]
+fn else_if_chain_used_as_a_value() -> gpujit::Result<()> {
+    let ks: Vec<u32> = (0..VALUE_ARMS as u32 + 5).chain([u32::MAX, 1 << 31]).collect();
+    let d_ks = gpujit::to_device(&ks)?;
+    let mut d_out = gpujit::zeros::<f32>(ks.len())?;
+    else_if_value![(ks.len() as u32).div_ceil(64), 64](&d_ks, &mut d_out)?;
+    let want: Vec<f32> = ks
+        .iter()
+        .map(|&k| {
+            if (k as usize) < VALUE_ARMS {
+                (k * 3 % 1000) as f32 + 0.5
+            } else {
+                -1.0
+            }
+        })
+        .collect();
+    assert_eq!(d_out.copy_to_host()?, want);
+    Ok(())
+}
+
+#[test]
 fn deep_kernels_compile_with_nvrtc() {
     common::assert_compiles_with_nvrtc("deep", &deep::all());
 }

@@ -6,6 +6,10 @@
 //! compiled by NVRTC in `tests/cuda_kernels.rs` and run on the host in
 //! `tests/cuda_on_host.rs`.
 
+// A kernel in a fn body must not draw rustc's `non_local_definitions` lint
+// (`kernel_in_a_function_body` below).
+#![deny(non_local_definitions)]
+
 mod kernels;
 
 use kernels::naming::*;
@@ -125,5 +129,52 @@ fn names_reserved_in_c_translate() -> gpujit::Result<()> {
     ] {
         assert!(!src.contains(bad), "`{bad}` in\n{src}");
     }
+    Ok(())
+}
+
+#[test]
+fn names_nvrtc_declares_are_renamed() -> gpujit::Result<()> {
+    let x = [1.0f32, -2.5, 4.0];
+    let mut d = gpujit::to_device(&x)?;
+    erfc![1, 4](&mut d)?;
+    assert_eq!(d.copy_to_host()?, vec![3.0, -0.5, 6.0]);
+    j0![1, 4](&mut d)?;
+    assert_eq!(d.copy_to_host()?, vec![4.0, 0.5, 7.0]);
+    assert_eq!((erfc::KERNEL.entry, j0::KERNEL.entry), ("erfc_kernel", "j0_kernel"));
+    assert!(!erfc::cuda_source().contains(" y1 ="), "{}", erfc::cuda_source());
+
+    let mut out = gpujit::zeros::<u32>(6)?;
+    uint3_local![2, 3](&mut out)?;
+    assert_eq!(out.copy_to_host()?, vec![31, 32, 33, 31, 32, 33]);
+    let src = uint3_local::cuda_source();
+    assert!(!src.contains(" uint3 =") && !src.contains(" dim3 ="), "{src}");
+
+    let r: Vec<f32> = (0..10).map(|i| i as f32 * 0.5).collect();
+    let d_r = gpujit::to_device(&r)?;
+    let mut d_f = gpujit::zeros::<f32>(r.len())?;
+    normcdf![2, 8](&d_r, &mut d_f, 7, 0.25)?;
+    let want: Vec<f32> = r.iter().map(|&v| v * 1.0 + 3.0 + 7.0 + 0.25 + 1.5).collect();
+    assert_eq!(d_f.copy_to_host()?, want);
+    assert_eq!(normcdf::KERNEL.entry, "normcdf_kernel");
+    Ok(())
+}
+
+#[test]
+fn kernel_in_a_function_body() -> gpujit::Result<()> {
+    use gpujit::prelude::*;
+
+    #[gpu_kernel]
+    fn local_k(x: &mut [f32]) {
+        let i = grid(1);
+        if i < x.len() {
+            x[i] = 2.0 * i as f32;
+        }
+    }
+
+    let mut d = gpujit::zeros::<f32>(5)?;
+    local_k![2, 4](&mut d)?;
+    assert_eq!(d.copy_to_host()?, vec![0.0, 2.0, 4.0, 6.0, 8.0]);
+    local_k::launch(1, 8, &mut d)?;
+    assert_eq!(local_k::KERNEL.name, "local_k");
     Ok(())
 }

@@ -193,13 +193,25 @@ impl Emitter<'_> {
             Stmt::If { cond, then, els } => {
                 let c = self.expr(cond);
                 let a = self.block(then);
-                match els {
-                    Some(b) => {
-                        let b = self.block(b);
-                        quote! { if #c #a else #b }
+                let mut ts = quote! { if #c #a };
+                // `else if` stays flat: `else { if .. }` per arm would nest
+                // as deep as the chain is long, past what rustc parses.
+                let mut els = els.as_ref();
+                while let Some(b) = els {
+                    match b.else_if() {
+                        Some((cond, then, next)) => {
+                            let (c, a) = (self.expr(cond), self.block(then));
+                            ts.extend(quote! { else if #c #a });
+                            els = next;
+                        }
+                        None => {
+                            let b = self.block(b);
+                            ts.extend(quote! { else #b });
+                            els = None;
+                        }
                     }
-                    None => quote! { if #c #a },
                 }
+                ts
             }
             Stmt::For {
                 var,
@@ -409,8 +421,17 @@ impl Emitter<'_> {
             }
             ExprKind::If(c, a, b) => {
                 let c = self.expr(c);
-                let (a, b) = (self.block(a), self.block(b));
-                quote! { (if #c #a else #b) }
+                let a = self.block(a);
+                let mut ts = quote! { if #c #a };
+                // A chain of value `if`s as one flat `if .. else if ..`.
+                let mut els = &**b;
+                while let Some((c, a, next)) = els.else_if_value() {
+                    let (c, a) = (self.expr(c), self.block(a));
+                    ts.extend(quote! { else if #c #a });
+                    els = next;
+                }
+                let b = self.block(els);
+                quote! { (#ts else #b) }
             }
         }
     }

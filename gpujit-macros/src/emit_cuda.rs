@@ -440,36 +440,31 @@ impl Emitter<'_> {
         }
     }
 
+    /// `if (..) { } else if (..) { } else { }`, flat for any chain length.
     fn if_stmt(&mut self, cond: &Expr, then: &Block, els: Option<&Block>, keyword: &str) {
-        let c = self.expr(cond);
-        self.line(&format!("{keyword} ({c}) {{"));
-        self.indent += 1;
-        self.block_body(then);
-        self.indent -= 1;
-        match els {
-            None => self.line("}"),
-            Some(b) => {
-                // `else { if .. }` (a line marker may precede the `if`).
-                let stmts = match b.stmts.as_slice() {
-                    [Stmt::Line(_), rest @ ..] => rest,
-                    all => all,
-                };
-                if let ([Stmt::If { cond, then, els }], None) = (stmts, &b.tail) {
-                    self.if_stmt_chain(cond, then, els.as_ref());
-                } else {
-                    self.line("} else {");
-                    self.indent += 1;
-                    self.block_body(b);
-                    self.indent -= 1;
-                    self.line("}");
-                }
+        let (mut cond, mut then, mut els, mut keyword) = (cond, then, els, keyword);
+        loop {
+            let c = self.expr(cond);
+            self.line(&format!("{keyword} ({c}) {{"));
+            self.indent += 1;
+            self.block_body(then);
+            self.indent -= 1;
+            match els {
+                None => return self.line("}"),
+                // `else { if .. }` (a line marker may precede the `if`):
+                // replace the closing brace, `} else if (...) {`.
+                Some(b) => match b.else_if() {
+                    Some((c, t, e)) => (cond, then, els, keyword) = (c, t, e, "} else if"),
+                    None => {
+                        self.line("} else {");
+                        self.indent += 1;
+                        self.block_body(b);
+                        self.indent -= 1;
+                        return self.line("}");
+                    }
+                },
             }
         }
-    }
-
-    fn if_stmt_chain(&mut self, cond: &Expr, then: &Block, els: Option<&Block>) {
-        // Replace the previous line's closing brace: `} else if (...) {`.
-        self.if_stmt(cond, then, els, "} else if");
     }
 
     fn place(&mut self, p: &Place) -> (String, Ty) {
@@ -609,10 +604,23 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::If(c, a, b) => {
-                let c = self.expr(c);
-                let a = a.tail.as_ref().map(|t| self.expr(t)).unwrap_or_default();
+                // `else if` chains as `c ? a : c2 ? a2 : b`: `?:` groups to
+                // the right, so no parentheses nest per arm.
+                let mut out = String::from("(");
+                let (mut c, mut a, mut b) = (&**c, &**a, &**b);
+                loop {
+                    let cond = self.expr(c);
+                    let then = a.tail.as_ref().map(|t| self.expr(t)).unwrap_or_default();
+                    let _ = write!(out, "{cond} ? {then} : ");
+                    match b.else_if_value() {
+                        Some(next) => (c, a, b) = next,
+                        None => break,
+                    }
+                }
                 let b = b.tail.as_ref().map(|t| self.expr(t)).unwrap_or_default();
-                format!("({c} ? {a} : {b})")
+                out.push_str(&b);
+                out.push(')');
+                out
             }
         }
     }

@@ -236,8 +236,12 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     quote! {
         #typecheck
 
+        // `macro_export` puts the macro at the crate root, also for a kernel in
+        // a fn body (rustc's `non_local_definitions`): harmless, since its
+        // name is unique and only the `use` below names it.
         #[doc(hidden)]
         #[macro_export]
+        #[allow(non_local_definitions)]
         macro_rules! #macro_name {
             ($grid:expr, $block:expr $(,)?) => {{
                 let gj_grid = $grid;

@@ -19,6 +19,7 @@ mod infer;
 mod lower;
 mod model;
 mod names;
+mod reserved;
 mod typecheck;
 
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
@@ -58,6 +59,16 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Vec::new();
     if !attr.is_empty() {
         errors.push(syn::Error::new_spanned(&attr, "#[gpu_kernel] takes no arguments"));
+    }
+    let name = names::key(&func.sig.ident);
+    if names::is_prelude_macro(&name) {
+        errors.push(syn::Error::new(
+            func.sig.ident.span(),
+            format!(
+                "a kernel cannot be named `{name}`: its launch macro `{name}![grid, block](..)` would clash with \
+                 Rust's `{name}!`\n  = help: rename the kernel, e.g. `{name}_kernel`"
+            ),
+        ));
     }
     match lower::lower_kernel(&func) {
         Ok(kernel) if errors.is_empty() => expand::expand(&func, &kernel, typecheck).into(),

@@ -415,6 +415,36 @@ pub struct Block {
     pub tail: Option<Expr>,
 }
 
+impl Block {
+    /// The `if` of an `else if` arm: a block that holds only that statement
+    /// (after a line marker).
+    pub fn else_if(&self) -> Option<(&Expr, &Block, Option<&Block>)> {
+        let stmts = match self.stmts.as_slice() {
+            [Stmt::Line(_), rest @ ..] => rest,
+            all => all,
+        };
+        match (stmts, &self.tail) {
+            ([Stmt::If { cond, then, els }], None) => Some((cond, then, els.as_ref())),
+            _ => None,
+        }
+    }
+
+    /// The `if` of an `else if` arm of a value `if`: a block that is only that
+    /// value.
+    pub fn else_if_value(&self) -> Option<(&Expr, &Block, &Block)> {
+        match (self.stmts.as_slice(), &self.tail) {
+            (
+                [],
+                Some(Expr {
+                    kind: ExprKind::If(c, a, b),
+                    ..
+                }),
+            ) => Some((c, a, b)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Stmt {
     Let {

@@ -12,45 +12,30 @@
 
 use syn::ext::IdentExt;
 
-/// Words a user name may spell but the emitted code cannot declare: C++
-/// keywords and alternative tokens, CUDA types, variables and the functions
-/// the emitted code (or its headers, NVRTC's or the host shim's) declares,
-/// Rust keywords (the same names are Rust identifiers in the CPU version), and
-/// the names of the generated module's own items.
+use crate::reserved::RESERVED;
+
+/// The function-like macros of Rust's prelude (std's and core's, stable and
+/// unstable). A kernel's launch macro is imported under the kernel's name, so
+/// a kernel named like one of them would make every `vec![..]` in its module
+/// ambiguous (derive and attribute macros are not affected: a `name!` macro
+/// never resolves as one).
 #[rustfmt::skip]
-const RESERVED: &[&str] = &[
-    // C++ keywords and alternative tokens.
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
-    "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
-    "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
-    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
-    "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "restrict", "return",
-    "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
-    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
-    "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "final", "override", "import", "module",
-    // C library and CUDA types, variables and macros.
-    "main", "NULL", "std", "size_t", "ptrdiff_t", "nullptr_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-    "uint16_t", "uint32_t", "uint64_t", "uint", "ushort", "ulong", "dim3", "threadIdx", "blockIdx", "blockDim",
-    "gridDim", "warpSize", "assert", "printf", "malloc", "free", "memcpy", "memset", "errno", "INFINITY", "NAN",
-    "half", "nv_bfloat16", "cudaError_t", "clock", "clock64",
-    // CUDA math functions (the emitted code calls these unqualified).
-    "abs", "labs", "llabs", "min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "sqrt", "sqrtf",
-    "rsqrt", "rsqrtf", "cbrt", "cbrtf", "exp", "expf", "exp2", "exp2f", "exp10", "exp10f", "expm1", "expm1f", "log",
-    "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "sin", "sinf", "cos", "cosf", "tan", "tanf",
-    "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh", "coshf", "tanh",
-    "tanhf", "asinh", "asinhf", "acosh", "acoshf", "atanh", "atanhf", "pow", "powf", "powi", "powif", "floor",
-    "floorf", "ceil", "ceilf", "trunc", "truncf", "round", "roundf", "rint", "rintf", "fma", "fmaf", "fmin", "fminf",
-    "fmax", "fmaxf", "fabs", "fabsf", "fmod", "fmodf", "hypot", "hypotf", "copysign", "copysignf", "signbit",
-    "isnan", "isinf", "isfinite", "nan", "nanf", "erf", "erff", "tgamma", "lgamma", "ldexp", "frexp", "modf",
-    "remainder", "sincos", "sincosf",
-    // Rust keywords (strict, reserved and edition-dependent).
-    "as", "crate", "dyn", "fn", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "self",
-    "Self", "super", "trait", "type", "unsafe", "use", "where", "async", "await", "abstract", "become", "box",
-    "macro", "priv", "typeof", "unsized", "yield", "gen",
-    // The generated module's items and `launch`'s own parameters.
-    "KERNEL", "grid", "block", "launch", "cuda_source",
+const PRELUDE_MACROS: &[&str] = &[
+    "assert", "assert_eq", "assert_ne", "cfg", "cfg_match", "cfg_select", "column", "compile_error", "concat",
+    "concat_bytes", "concat_idents", "const_format_args", "dbg", "debug_assert", "debug_assert_eq",
+    "debug_assert_ne", "env", "eprint", "eprintln", "file", "format", "format_args", "format_args_nl", "include",
+    "include_bytes", "include_str", "is_aarch64_feature_detected", "is_arm_feature_detected",
+    "is_loongarch_feature_detected", "is_mips_feature_detected", "is_mips64_feature_detected",
+    "is_powerpc_feature_detected", "is_powerpc64_feature_detected", "is_riscv_feature_detected",
+    "is_s390x_feature_detected", "is_x86_feature_detected", "line", "log_syntax", "matches", "module_path",
+    "option_env", "panic", "print", "println", "stringify", "thread_local", "todo", "trace_macros", "try",
+    "unimplemented", "unreachable", "vec", "write", "writeln",
 ];
+
+/// Whether a kernel may not be named `name` (see [`PRELUDE_MACROS`]).
+pub fn is_prelude_macro(name: &str) -> bool {
+    PRELUDE_MACROS.contains(&unraw(name))
+}
 
 /// The name a Rust identifier stands for: `r#fn` and `fn` are one name.
 pub fn key(ident: &syn::Ident) -> String {
@@ -72,7 +57,9 @@ pub fn is_free(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !name.contains("__");
     let lower = name.to_ascii_lowercase();
-    well_formed && !RESERVED.contains(&name) && !lower.starts_with("gj_") && lower != "gj"
+    // `cuda...`/`CUDA...`: the runtime API's hundreds of types, enumerators
+    // and macros.
+    well_formed && !RESERVED.contains(&name) && !lower.starts_with("gj_") && lower != "gj" && !lower.starts_with("cuda")
 }
 
 /// A free name that reads like `name` (whatever the user wrote: a raw
@@ -97,7 +84,11 @@ pub fn free_base(name: &str) -> String {
         }
     }
     let lower = out.to_ascii_lowercase();
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) || lower.starts_with("gj") {
+    if out.is_empty()
+        || out.starts_with(|c: char| c.is_ascii_digit())
+        || lower.starts_with("gj")
+        || lower.starts_with("cuda")
+    {
         out = format!("v_{out}");
     }
     if name.starts_with('_') {
@@ -187,8 +178,14 @@ mod tests {
             "_0",
             "T",
             "U",
+            "cudaMalloc",
+            "CUDA_R_32F",
+            "cuda_source",
+            "erfc",
+            "uint3",
+            "_cudaX",
         ];
-        for n in names {
+        for n in names.iter().chain(RESERVED) {
             let b = free_base(n);
             assert!(is_free(&b), "{n} -> {b}");
             assert!(is_free(&suffixed(&b, "1")), "{n} -> {b}");
@@ -220,6 +217,31 @@ mod tests {
             "fabsf",
             "r#fn",
             "é",
+            // CUDA math functions, vector types, the runtime API.
+            "erfc",
+            "j0",
+            "y1",
+            "erfcinv",
+            "normcdf",
+            "rhypot",
+            "sinpi",
+            "lgamma",
+            "nextafter",
+            "fdim",
+            "scalbn",
+            "ilogb",
+            "lrint",
+            "uint3",
+            "dim3",
+            "float4",
+            "ulonglong2",
+            "make_int2",
+            "atomicAdd",
+            "size_t",
+            "printf",
+            "clock64",
+            "cudaMalloc",
+            "CUDART_VERSION",
         ] {
             assert!(!is_free(n), "{n}");
         }

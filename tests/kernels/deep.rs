@@ -15,7 +15,9 @@ pub const CHAIN_TERMS: usize = 1000;
 /// Parenthesis depth of [`right_nested`].
 pub const RIGHT_DEPTH: usize = 400;
 /// Arms of [`else_if`]'s `if`/`else if` chain.
-pub const ELSE_IF_ARMS: usize = 600;
+pub const ELSE_IF_ARMS: usize = 1500;
+/// Arms of [`else_if_value`]'s `if`/`else if` chain used as a value.
+pub const VALUE_ARMS: usize = 1500;
 /// Depth of [`nested_blocks`]' blocks.
 pub const BLOCK_DEPTH: usize = 300;
 
@@ -1270,8 +1272,1820 @@ pub fn else_if(xs: &[i32], out: &mut [i32]) {
         out[i] = 186;
     } else if x == 599 {
         out[i] = 193;
+    } else if x == 600 {
+        out[i] = 200;
+    } else if x == 601 {
+        out[i] = 207;
+    } else if x == 602 {
+        out[i] = 214;
+    } else if x == 603 {
+        out[i] = 221;
+    } else if x == 604 {
+        out[i] = 228;
+    } else if x == 605 {
+        out[i] = 235;
+    } else if x == 606 {
+        out[i] = 242;
+    } else if x == 607 {
+        out[i] = 249;
+    } else if x == 608 {
+        out[i] = 256;
+    } else if x == 609 {
+        out[i] = 263;
+    } else if x == 610 {
+        out[i] = 270;
+    } else if x == 611 {
+        out[i] = 277;
+    } else if x == 612 {
+        out[i] = 284;
+    } else if x == 613 {
+        out[i] = 291;
+    } else if x == 614 {
+        out[i] = 298;
+    } else if x == 615 {
+        out[i] = 305;
+    } else if x == 616 {
+        out[i] = 312;
+    } else if x == 617 {
+        out[i] = 319;
+    } else if x == 618 {
+        out[i] = 326;
+    } else if x == 619 {
+        out[i] = 333;
+    } else if x == 620 {
+        out[i] = 340;
+    } else if x == 621 {
+        out[i] = 347;
+    } else if x == 622 {
+        out[i] = 354;
+    } else if x == 623 {
+        out[i] = 361;
+    } else if x == 624 {
+        out[i] = 368;
+    } else if x == 625 {
+        out[i] = 375;
+    } else if x == 626 {
+        out[i] = 382;
+    } else if x == 627 {
+        out[i] = 389;
+    } else if x == 628 {
+        out[i] = 396;
+    } else if x == 629 {
+        out[i] = 403;
+    } else if x == 630 {
+        out[i] = 410;
+    } else if x == 631 {
+        out[i] = 417;
+    } else if x == 632 {
+        out[i] = 424;
+    } else if x == 633 {
+        out[i] = 431;
+    } else if x == 634 {
+        out[i] = 438;
+    } else if x == 635 {
+        out[i] = 445;
+    } else if x == 636 {
+        out[i] = 452;
+    } else if x == 637 {
+        out[i] = 459;
+    } else if x == 638 {
+        out[i] = 466;
+    } else if x == 639 {
+        out[i] = 473;
+    } else if x == 640 {
+        out[i] = 480;
+    } else if x == 641 {
+        out[i] = 487;
+    } else if x == 642 {
+        out[i] = 494;
+    } else if x == 643 {
+        out[i] = 501;
+    } else if x == 644 {
+        out[i] = 508;
+    } else if x == 645 {
+        out[i] = 515;
+    } else if x == 646 {
+        out[i] = 522;
+    } else if x == 647 {
+        out[i] = 529;
+    } else if x == 648 {
+        out[i] = 536;
+    } else if x == 649 {
+        out[i] = 543;
+    } else if x == 650 {
+        out[i] = 550;
+    } else if x == 651 {
+        out[i] = 557;
+    } else if x == 652 {
+        out[i] = 564;
+    } else if x == 653 {
+        out[i] = 571;
+    } else if x == 654 {
+        out[i] = 578;
+    } else if x == 655 {
+        out[i] = 585;
+    } else if x == 656 {
+        out[i] = 592;
+    } else if x == 657 {
+        out[i] = 599;
+    } else if x == 658 {
+        out[i] = 606;
+    } else if x == 659 {
+        out[i] = 613;
+    } else if x == 660 {
+        out[i] = 620;
+    } else if x == 661 {
+        out[i] = 627;
+    } else if x == 662 {
+        out[i] = 634;
+    } else if x == 663 {
+        out[i] = 641;
+    } else if x == 664 {
+        out[i] = 648;
+    } else if x == 665 {
+        out[i] = 655;
+    } else if x == 666 {
+        out[i] = 662;
+    } else if x == 667 {
+        out[i] = 669;
+    } else if x == 668 {
+        out[i] = 676;
+    } else if x == 669 {
+        out[i] = 683;
+    } else if x == 670 {
+        out[i] = 690;
+    } else if x == 671 {
+        out[i] = 697;
+    } else if x == 672 {
+        out[i] = 704;
+    } else if x == 673 {
+        out[i] = 711;
+    } else if x == 674 {
+        out[i] = 718;
+    } else if x == 675 {
+        out[i] = 725;
+    } else if x == 676 {
+        out[i] = 732;
+    } else if x == 677 {
+        out[i] = 739;
+    } else if x == 678 {
+        out[i] = 746;
+    } else if x == 679 {
+        out[i] = 753;
+    } else if x == 680 {
+        out[i] = 760;
+    } else if x == 681 {
+        out[i] = 767;
+    } else if x == 682 {
+        out[i] = 774;
+    } else if x == 683 {
+        out[i] = 781;
+    } else if x == 684 {
+        out[i] = 788;
+    } else if x == 685 {
+        out[i] = 795;
+    } else if x == 686 {
+        out[i] = 802;
+    } else if x == 687 {
+        out[i] = 809;
+    } else if x == 688 {
+        out[i] = 816;
+    } else if x == 689 {
+        out[i] = 823;
+    } else if x == 690 {
+        out[i] = 830;
+    } else if x == 691 {
+        out[i] = 837;
+    } else if x == 692 {
+        out[i] = 844;
+    } else if x == 693 {
+        out[i] = 851;
+    } else if x == 694 {
+        out[i] = 858;
+    } else if x == 695 {
+        out[i] = 865;
+    } else if x == 696 {
+        out[i] = 872;
+    } else if x == 697 {
+        out[i] = 879;
+    } else if x == 698 {
+        out[i] = 886;
+    } else if x == 699 {
+        out[i] = 893;
+    } else if x == 700 {
+        out[i] = 900;
+    } else if x == 701 {
+        out[i] = 907;
+    } else if x == 702 {
+        out[i] = 914;
+    } else if x == 703 {
+        out[i] = 921;
+    } else if x == 704 {
+        out[i] = 928;
+    } else if x == 705 {
+        out[i] = 935;
+    } else if x == 706 {
+        out[i] = 942;
+    } else if x == 707 {
+        out[i] = 949;
+    } else if x == 708 {
+        out[i] = 956;
+    } else if x == 709 {
+        out[i] = 963;
+    } else if x == 710 {
+        out[i] = 970;
+    } else if x == 711 {
+        out[i] = 977;
+    } else if x == 712 {
+        out[i] = 984;
+    } else if x == 713 {
+        out[i] = 991;
+    } else if x == 714 {
+        out[i] = 998;
+    } else if x == 715 {
+        out[i] = 5;
+    } else if x == 716 {
+        out[i] = 12;
+    } else if x == 717 {
+        out[i] = 19;
+    } else if x == 718 {
+        out[i] = 26;
+    } else if x == 719 {
+        out[i] = 33;
+    } else if x == 720 {
+        out[i] = 40;
+    } else if x == 721 {
+        out[i] = 47;
+    } else if x == 722 {
+        out[i] = 54;
+    } else if x == 723 {
+        out[i] = 61;
+    } else if x == 724 {
+        out[i] = 68;
+    } else if x == 725 {
+        out[i] = 75;
+    } else if x == 726 {
+        out[i] = 82;
+    } else if x == 727 {
+        out[i] = 89;
+    } else if x == 728 {
+        out[i] = 96;
+    } else if x == 729 {
+        out[i] = 103;
+    } else if x == 730 {
+        out[i] = 110;
+    } else if x == 731 {
+        out[i] = 117;
+    } else if x == 732 {
+        out[i] = 124;
+    } else if x == 733 {
+        out[i] = 131;
+    } else if x == 734 {
+        out[i] = 138;
+    } else if x == 735 {
+        out[i] = 145;
+    } else if x == 736 {
+        out[i] = 152;
+    } else if x == 737 {
+        out[i] = 159;
+    } else if x == 738 {
+        out[i] = 166;
+    } else if x == 739 {
+        out[i] = 173;
+    } else if x == 740 {
+        out[i] = 180;
+    } else if x == 741 {
+        out[i] = 187;
+    } else if x == 742 {
+        out[i] = 194;
+    } else if x == 743 {
+        out[i] = 201;
+    } else if x == 744 {
+        out[i] = 208;
+    } else if x == 745 {
+        out[i] = 215;
+    } else if x == 746 {
+        out[i] = 222;
+    } else if x == 747 {
+        out[i] = 229;
+    } else if x == 748 {
+        out[i] = 236;
+    } else if x == 749 {
+        out[i] = 243;
+    } else if x == 750 {
+        out[i] = 250;
+    } else if x == 751 {
+        out[i] = 257;
+    } else if x == 752 {
+        out[i] = 264;
+    } else if x == 753 {
+        out[i] = 271;
+    } else if x == 754 {
+        out[i] = 278;
+    } else if x == 755 {
+        out[i] = 285;
+    } else if x == 756 {
+        out[i] = 292;
+    } else if x == 757 {
+        out[i] = 299;
+    } else if x == 758 {
+        out[i] = 306;
+    } else if x == 759 {
+        out[i] = 313;
+    } else if x == 760 {
+        out[i] = 320;
+    } else if x == 761 {
+        out[i] = 327;
+    } else if x == 762 {
+        out[i] = 334;
+    } else if x == 763 {
+        out[i] = 341;
+    } else if x == 764 {
+        out[i] = 348;
+    } else if x == 765 {
+        out[i] = 355;
+    } else if x == 766 {
+        out[i] = 362;
+    } else if x == 767 {
+        out[i] = 369;
+    } else if x == 768 {
+        out[i] = 376;
+    } else if x == 769 {
+        out[i] = 383;
+    } else if x == 770 {
+        out[i] = 390;
+    } else if x == 771 {
+        out[i] = 397;
+    } else if x == 772 {
+        out[i] = 404;
+    } else if x == 773 {
+        out[i] = 411;
+    } else if x == 774 {
+        out[i] = 418;
+    } else if x == 775 {
+        out[i] = 425;
+    } else if x == 776 {
+        out[i] = 432;
+    } else if x == 777 {
+        out[i] = 439;
+    } else if x == 778 {
+        out[i] = 446;
+    } else if x == 779 {
+        out[i] = 453;
+    } else if x == 780 {
+        out[i] = 460;
+    } else if x == 781 {
+        out[i] = 467;
+    } else if x == 782 {
+        out[i] = 474;
+    } else if x == 783 {
+        out[i] = 481;
+    } else if x == 784 {
+        out[i] = 488;
+    } else if x == 785 {
+        out[i] = 495;
+    } else if x == 786 {
+        out[i] = 502;
+    } else if x == 787 {
+        out[i] = 509;
+    } else if x == 788 {
+        out[i] = 516;
+    } else if x == 789 {
+        out[i] = 523;
+    } else if x == 790 {
+        out[i] = 530;
+    } else if x == 791 {
+        out[i] = 537;
+    } else if x == 792 {
+        out[i] = 544;
+    } else if x == 793 {
+        out[i] = 551;
+    } else if x == 794 {
+        out[i] = 558;
+    } else if x == 795 {
+        out[i] = 565;
+    } else if x == 796 {
+        out[i] = 572;
+    } else if x == 797 {
+        out[i] = 579;
+    } else if x == 798 {
+        out[i] = 586;
+    } else if x == 799 {
+        out[i] = 593;
+    } else if x == 800 {
+        out[i] = 600;
+    } else if x == 801 {
+        out[i] = 607;
+    } else if x == 802 {
+        out[i] = 614;
+    } else if x == 803 {
+        out[i] = 621;
+    } else if x == 804 {
+        out[i] = 628;
+    } else if x == 805 {
+        out[i] = 635;
+    } else if x == 806 {
+        out[i] = 642;
+    } else if x == 807 {
+        out[i] = 649;
+    } else if x == 808 {
+        out[i] = 656;
+    } else if x == 809 {
+        out[i] = 663;
+    } else if x == 810 {
+        out[i] = 670;
+    } else if x == 811 {
+        out[i] = 677;
+    } else if x == 812 {
+        out[i] = 684;
+    } else if x == 813 {
+        out[i] = 691;
+    } else if x == 814 {
+        out[i] = 698;
+    } else if x == 815 {
+        out[i] = 705;
+    } else if x == 816 {
+        out[i] = 712;
+    } else if x == 817 {
+        out[i] = 719;
+    } else if x == 818 {
+        out[i] = 726;
+    } else if x == 819 {
+        out[i] = 733;
+    } else if x == 820 {
+        out[i] = 740;
+    } else if x == 821 {
+        out[i] = 747;
+    } else if x == 822 {
+        out[i] = 754;
+    } else if x == 823 {
+        out[i] = 761;
+    } else if x == 824 {
+        out[i] = 768;
+    } else if x == 825 {
+        out[i] = 775;
+    } else if x == 826 {
+        out[i] = 782;
+    } else if x == 827 {
+        out[i] = 789;
+    } else if x == 828 {
+        out[i] = 796;
+    } else if x == 829 {
+        out[i] = 803;
+    } else if x == 830 {
+        out[i] = 810;
+    } else if x == 831 {
+        out[i] = 817;
+    } else if x == 832 {
+        out[i] = 824;
+    } else if x == 833 {
+        out[i] = 831;
+    } else if x == 834 {
+        out[i] = 838;
+    } else if x == 835 {
+        out[i] = 845;
+    } else if x == 836 {
+        out[i] = 852;
+    } else if x == 837 {
+        out[i] = 859;
+    } else if x == 838 {
+        out[i] = 866;
+    } else if x == 839 {
+        out[i] = 873;
+    } else if x == 840 {
+        out[i] = 880;
+    } else if x == 841 {
+        out[i] = 887;
+    } else if x == 842 {
+        out[i] = 894;
+    } else if x == 843 {
+        out[i] = 901;
+    } else if x == 844 {
+        out[i] = 908;
+    } else if x == 845 {
+        out[i] = 915;
+    } else if x == 846 {
+        out[i] = 922;
+    } else if x == 847 {
+        out[i] = 929;
+    } else if x == 848 {
+        out[i] = 936;
+    } else if x == 849 {
+        out[i] = 943;
+    } else if x == 850 {
+        out[i] = 950;
+    } else if x == 851 {
+        out[i] = 957;
+    } else if x == 852 {
+        out[i] = 964;
+    } else if x == 853 {
+        out[i] = 971;
+    } else if x == 854 {
+        out[i] = 978;
+    } else if x == 855 {
+        out[i] = 985;
+    } else if x == 856 {
+        out[i] = 992;
+    } else if x == 857 {
+        out[i] = 999;
+    } else if x == 858 {
+        out[i] = 6;
+    } else if x == 859 {
+        out[i] = 13;
+    } else if x == 860 {
+        out[i] = 20;
+    } else if x == 861 {
+        out[i] = 27;
+    } else if x == 862 {
+        out[i] = 34;
+    } else if x == 863 {
+        out[i] = 41;
+    } else if x == 864 {
+        out[i] = 48;
+    } else if x == 865 {
+        out[i] = 55;
+    } else if x == 866 {
+        out[i] = 62;
+    } else if x == 867 {
+        out[i] = 69;
+    } else if x == 868 {
+        out[i] = 76;
+    } else if x == 869 {
+        out[i] = 83;
+    } else if x == 870 {
+        out[i] = 90;
+    } else if x == 871 {
+        out[i] = 97;
+    } else if x == 872 {
+        out[i] = 104;
+    } else if x == 873 {
+        out[i] = 111;
+    } else if x == 874 {
+        out[i] = 118;
+    } else if x == 875 {
+        out[i] = 125;
+    } else if x == 876 {
+        out[i] = 132;
+    } else if x == 877 {
+        out[i] = 139;
+    } else if x == 878 {
+        out[i] = 146;
+    } else if x == 879 {
+        out[i] = 153;
+    } else if x == 880 {
+        out[i] = 160;
+    } else if x == 881 {
+        out[i] = 167;
+    } else if x == 882 {
+        out[i] = 174;
+    } else if x == 883 {
+        out[i] = 181;
+    } else if x == 884 {
+        out[i] = 188;
+    } else if x == 885 {
+        out[i] = 195;
+    } else if x == 886 {
+        out[i] = 202;
+    } else if x == 887 {
+        out[i] = 209;
+    } else if x == 888 {
+        out[i] = 216;
+    } else if x == 889 {
+        out[i] = 223;
+    } else if x == 890 {
+        out[i] = 230;
+    } else if x == 891 {
+        out[i] = 237;
+    } else if x == 892 {
+        out[i] = 244;
+    } else if x == 893 {
+        out[i] = 251;
+    } else if x == 894 {
+        out[i] = 258;
+    } else if x == 895 {
+        out[i] = 265;
+    } else if x == 896 {
+        out[i] = 272;
+    } else if x == 897 {
+        out[i] = 279;
+    } else if x == 898 {
+        out[i] = 286;
+    } else if x == 899 {
+        out[i] = 293;
+    } else if x == 900 {
+        out[i] = 300;
+    } else if x == 901 {
+        out[i] = 307;
+    } else if x == 902 {
+        out[i] = 314;
+    } else if x == 903 {
+        out[i] = 321;
+    } else if x == 904 {
+        out[i] = 328;
+    } else if x == 905 {
+        out[i] = 335;
+    } else if x == 906 {
+        out[i] = 342;
+    } else if x == 907 {
+        out[i] = 349;
+    } else if x == 908 {
+        out[i] = 356;
+    } else if x == 909 {
+        out[i] = 363;
+    } else if x == 910 {
+        out[i] = 370;
+    } else if x == 911 {
+        out[i] = 377;
+    } else if x == 912 {
+        out[i] = 384;
+    } else if x == 913 {
+        out[i] = 391;
+    } else if x == 914 {
+        out[i] = 398;
+    } else if x == 915 {
+        out[i] = 405;
+    } else if x == 916 {
+        out[i] = 412;
+    } else if x == 917 {
+        out[i] = 419;
+    } else if x == 918 {
+        out[i] = 426;
+    } else if x == 919 {
+        out[i] = 433;
+    } else if x == 920 {
+        out[i] = 440;
+    } else if x == 921 {
+        out[i] = 447;
+    } else if x == 922 {
+        out[i] = 454;
+    } else if x == 923 {
+        out[i] = 461;
+    } else if x == 924 {
+        out[i] = 468;
+    } else if x == 925 {
+        out[i] = 475;
+    } else if x == 926 {
+        out[i] = 482;
+    } else if x == 927 {
+        out[i] = 489;
+    } else if x == 928 {
+        out[i] = 496;
+    } else if x == 929 {
+        out[i] = 503;
+    } else if x == 930 {
+        out[i] = 510;
+    } else if x == 931 {
+        out[i] = 517;
+    } else if x == 932 {
+        out[i] = 524;
+    } else if x == 933 {
+        out[i] = 531;
+    } else if x == 934 {
+        out[i] = 538;
+    } else if x == 935 {
+        out[i] = 545;
+    } else if x == 936 {
+        out[i] = 552;
+    } else if x == 937 {
+        out[i] = 559;
+    } else if x == 938 {
+        out[i] = 566;
+    } else if x == 939 {
+        out[i] = 573;
+    } else if x == 940 {
+        out[i] = 580;
+    } else if x == 941 {
+        out[i] = 587;
+    } else if x == 942 {
+        out[i] = 594;
+    } else if x == 943 {
+        out[i] = 601;
+    } else if x == 944 {
+        out[i] = 608;
+    } else if x == 945 {
+        out[i] = 615;
+    } else if x == 946 {
+        out[i] = 622;
+    } else if x == 947 {
+        out[i] = 629;
+    } else if x == 948 {
+        out[i] = 636;
+    } else if x == 949 {
+        out[i] = 643;
+    } else if x == 950 {
+        out[i] = 650;
+    } else if x == 951 {
+        out[i] = 657;
+    } else if x == 952 {
+        out[i] = 664;
+    } else if x == 953 {
+        out[i] = 671;
+    } else if x == 954 {
+        out[i] = 678;
+    } else if x == 955 {
+        out[i] = 685;
+    } else if x == 956 {
+        out[i] = 692;
+    } else if x == 957 {
+        out[i] = 699;
+    } else if x == 958 {
+        out[i] = 706;
+    } else if x == 959 {
+        out[i] = 713;
+    } else if x == 960 {
+        out[i] = 720;
+    } else if x == 961 {
+        out[i] = 727;
+    } else if x == 962 {
+        out[i] = 734;
+    } else if x == 963 {
+        out[i] = 741;
+    } else if x == 964 {
+        out[i] = 748;
+    } else if x == 965 {
+        out[i] = 755;
+    } else if x == 966 {
+        out[i] = 762;
+    } else if x == 967 {
+        out[i] = 769;
+    } else if x == 968 {
+        out[i] = 776;
+    } else if x == 969 {
+        out[i] = 783;
+    } else if x == 970 {
+        out[i] = 790;
+    } else if x == 971 {
+        out[i] = 797;
+    } else if x == 972 {
+        out[i] = 804;
+    } else if x == 973 {
+        out[i] = 811;
+    } else if x == 974 {
+        out[i] = 818;
+    } else if x == 975 {
+        out[i] = 825;
+    } else if x == 976 {
+        out[i] = 832;
+    } else if x == 977 {
+        out[i] = 839;
+    } else if x == 978 {
+        out[i] = 846;
+    } else if x == 979 {
+        out[i] = 853;
+    } else if x == 980 {
+        out[i] = 860;
+    } else if x == 981 {
+        out[i] = 867;
+    } else if x == 982 {
+        out[i] = 874;
+    } else if x == 983 {
+        out[i] = 881;
+    } else if x == 984 {
+        out[i] = 888;
+    } else if x == 985 {
+        out[i] = 895;
+    } else if x == 986 {
+        out[i] = 902;
+    } else if x == 987 {
+        out[i] = 909;
+    } else if x == 988 {
+        out[i] = 916;
+    } else if x == 989 {
+        out[i] = 923;
+    } else if x == 990 {
+        out[i] = 930;
+    } else if x == 991 {
+        out[i] = 937;
+    } else if x == 992 {
+        out[i] = 944;
+    } else if x == 993 {
+        out[i] = 951;
+    } else if x == 994 {
+        out[i] = 958;
+    } else if x == 995 {
+        out[i] = 965;
+    } else if x == 996 {
+        out[i] = 972;
+    } else if x == 997 {
+        out[i] = 979;
+    } else if x == 998 {
+        out[i] = 986;
+    } else if x == 999 {
+        out[i] = 993;
+    } else if x == 1000 {
+        out[i] = 0;
+    } else if x == 1001 {
+        out[i] = 7;
+    } else if x == 1002 {
+        out[i] = 14;
+    } else if x == 1003 {
+        out[i] = 21;
+    } else if x == 1004 {
+        out[i] = 28;
+    } else if x == 1005 {
+        out[i] = 35;
+    } else if x == 1006 {
+        out[i] = 42;
+    } else if x == 1007 {
+        out[i] = 49;
+    } else if x == 1008 {
+        out[i] = 56;
+    } else if x == 1009 {
+        out[i] = 63;
+    } else if x == 1010 {
+        out[i] = 70;
+    } else if x == 1011 {
+        out[i] = 77;
+    } else if x == 1012 {
+        out[i] = 84;
+    } else if x == 1013 {
+        out[i] = 91;
+    } else if x == 1014 {
+        out[i] = 98;
+    } else if x == 1015 {
+        out[i] = 105;
+    } else if x == 1016 {
+        out[i] = 112;
+    } else if x == 1017 {
+        out[i] = 119;
+    } else if x == 1018 {
+        out[i] = 126;
+    } else if x == 1019 {
+        out[i] = 133;
+    } else if x == 1020 {
+        out[i] = 140;
+    } else if x == 1021 {
+        out[i] = 147;
+    } else if x == 1022 {
+        out[i] = 154;
+    } else if x == 1023 {
+        out[i] = 161;
+    } else if x == 1024 {
+        out[i] = 168;
+    } else if x == 1025 {
+        out[i] = 175;
+    } else if x == 1026 {
+        out[i] = 182;
+    } else if x == 1027 {
+        out[i] = 189;
+    } else if x == 1028 {
+        out[i] = 196;
+    } else if x == 1029 {
+        out[i] = 203;
+    } else if x == 1030 {
+        out[i] = 210;
+    } else if x == 1031 {
+        out[i] = 217;
+    } else if x == 1032 {
+        out[i] = 224;
+    } else if x == 1033 {
+        out[i] = 231;
+    } else if x == 1034 {
+        out[i] = 238;
+    } else if x == 1035 {
+        out[i] = 245;
+    } else if x == 1036 {
+        out[i] = 252;
+    } else if x == 1037 {
+        out[i] = 259;
+    } else if x == 1038 {
+        out[i] = 266;
+    } else if x == 1039 {
+        out[i] = 273;
+    } else if x == 1040 {
+        out[i] = 280;
+    } else if x == 1041 {
+        out[i] = 287;
+    } else if x == 1042 {
+        out[i] = 294;
+    } else if x == 1043 {
+        out[i] = 301;
+    } else if x == 1044 {
+        out[i] = 308;
+    } else if x == 1045 {
+        out[i] = 315;
+    } else if x == 1046 {
+        out[i] = 322;
+    } else if x == 1047 {
+        out[i] = 329;
+    } else if x == 1048 {
+        out[i] = 336;
+    } else if x == 1049 {
+        out[i] = 343;
+    } else if x == 1050 {
+        out[i] = 350;
+    } else if x == 1051 {
+        out[i] = 357;
+    } else if x == 1052 {
+        out[i] = 364;
+    } else if x == 1053 {
+        out[i] = 371;
+    } else if x == 1054 {
+        out[i] = 378;
+    } else if x == 1055 {
+        out[i] = 385;
+    } else if x == 1056 {
+        out[i] = 392;
+    } else if x == 1057 {
+        out[i] = 399;
+    } else if x == 1058 {
+        out[i] = 406;
+    } else if x == 1059 {
+        out[i] = 413;
+    } else if x == 1060 {
+        out[i] = 420;
+    } else if x == 1061 {
+        out[i] = 427;
+    } else if x == 1062 {
+        out[i] = 434;
+    } else if x == 1063 {
+        out[i] = 441;
+    } else if x == 1064 {
+        out[i] = 448;
+    } else if x == 1065 {
+        out[i] = 455;
+    } else if x == 1066 {
+        out[i] = 462;
+    } else if x == 1067 {
+        out[i] = 469;
+    } else if x == 1068 {
+        out[i] = 476;
+    } else if x == 1069 {
+        out[i] = 483;
+    } else if x == 1070 {
+        out[i] = 490;
+    } else if x == 1071 {
+        out[i] = 497;
+    } else if x == 1072 {
+        out[i] = 504;
+    } else if x == 1073 {
+        out[i] = 511;
+    } else if x == 1074 {
+        out[i] = 518;
+    } else if x == 1075 {
+        out[i] = 525;
+    } else if x == 1076 {
+        out[i] = 532;
+    } else if x == 1077 {
+        out[i] = 539;
+    } else if x == 1078 {
+        out[i] = 546;
+    } else if x == 1079 {
+        out[i] = 553;
+    } else if x == 1080 {
+        out[i] = 560;
+    } else if x == 1081 {
+        out[i] = 567;
+    } else if x == 1082 {
+        out[i] = 574;
+    } else if x == 1083 {
+        out[i] = 581;
+    } else if x == 1084 {
+        out[i] = 588;
+    } else if x == 1085 {
+        out[i] = 595;
+    } else if x == 1086 {
+        out[i] = 602;
+    } else if x == 1087 {
+        out[i] = 609;
+    } else if x == 1088 {
+        out[i] = 616;
+    } else if x == 1089 {
+        out[i] = 623;
+    } else if x == 1090 {
+        out[i] = 630;
+    } else if x == 1091 {
+        out[i] = 637;
+    } else if x == 1092 {
+        out[i] = 644;
+    } else if x == 1093 {
+        out[i] = 651;
+    } else if x == 1094 {
+        out[i] = 658;
+    } else if x == 1095 {
+        out[i] = 665;
+    } else if x == 1096 {
+        out[i] = 672;
+    } else if x == 1097 {
+        out[i] = 679;
+    } else if x == 1098 {
+        out[i] = 686;
+    } else if x == 1099 {
+        out[i] = 693;
+    } else if x == 1100 {
+        out[i] = 700;
+    } else if x == 1101 {
+        out[i] = 707;
+    } else if x == 1102 {
+        out[i] = 714;
+    } else if x == 1103 {
+        out[i] = 721;
+    } else if x == 1104 {
+        out[i] = 728;
+    } else if x == 1105 {
+        out[i] = 735;
+    } else if x == 1106 {
+        out[i] = 742;
+    } else if x == 1107 {
+        out[i] = 749;
+    } else if x == 1108 {
+        out[i] = 756;
+    } else if x == 1109 {
+        out[i] = 763;
+    } else if x == 1110 {
+        out[i] = 770;
+    } else if x == 1111 {
+        out[i] = 777;
+    } else if x == 1112 {
+        out[i] = 784;
+    } else if x == 1113 {
+        out[i] = 791;
+    } else if x == 1114 {
+        out[i] = 798;
+    } else if x == 1115 {
+        out[i] = 805;
+    } else if x == 1116 {
+        out[i] = 812;
+    } else if x == 1117 {
+        out[i] = 819;
+    } else if x == 1118 {
+        out[i] = 826;
+    } else if x == 1119 {
+        out[i] = 833;
+    } else if x == 1120 {
+        out[i] = 840;
+    } else if x == 1121 {
+        out[i] = 847;
+    } else if x == 1122 {
+        out[i] = 854;
+    } else if x == 1123 {
+        out[i] = 861;
+    } else if x == 1124 {
+        out[i] = 868;
+    } else if x == 1125 {
+        out[i] = 875;
+    } else if x == 1126 {
+        out[i] = 882;
+    } else if x == 1127 {
+        out[i] = 889;
+    } else if x == 1128 {
+        out[i] = 896;
+    } else if x == 1129 {
+        out[i] = 903;
+    } else if x == 1130 {
+        out[i] = 910;
+    } else if x == 1131 {
+        out[i] = 917;
+    } else if x == 1132 {
+        out[i] = 924;
+    } else if x == 1133 {
+        out[i] = 931;
+    } else if x == 1134 {
+        out[i] = 938;
+    } else if x == 1135 {
+        out[i] = 945;
+    } else if x == 1136 {
+        out[i] = 952;
+    } else if x == 1137 {
+        out[i] = 959;
+    } else if x == 1138 {
+        out[i] = 966;
+    } else if x == 1139 {
+        out[i] = 973;
+    } else if x == 1140 {
+        out[i] = 980;
+    } else if x == 1141 {
+        out[i] = 987;
+    } else if x == 1142 {
+        out[i] = 994;
+    } else if x == 1143 {
+        out[i] = 1;
+    } else if x == 1144 {
+        out[i] = 8;
+    } else if x == 1145 {
+        out[i] = 15;
+    } else if x == 1146 {
+        out[i] = 22;
+    } else if x == 1147 {
+        out[i] = 29;
+    } else if x == 1148 {
+        out[i] = 36;
+    } else if x == 1149 {
+        out[i] = 43;
+    } else if x == 1150 {
+        out[i] = 50;
+    } else if x == 1151 {
+        out[i] = 57;
+    } else if x == 1152 {
+        out[i] = 64;
+    } else if x == 1153 {
+        out[i] = 71;
+    } else if x == 1154 {
+        out[i] = 78;
+    } else if x == 1155 {
+        out[i] = 85;
+    } else if x == 1156 {
+        out[i] = 92;
+    } else if x == 1157 {
+        out[i] = 99;
+    } else if x == 1158 {
+        out[i] = 106;
+    } else if x == 1159 {
+        out[i] = 113;
+    } else if x == 1160 {
+        out[i] = 120;
+    } else if x == 1161 {
+        out[i] = 127;
+    } else if x == 1162 {
+        out[i] = 134;
+    } else if x == 1163 {
+        out[i] = 141;
+    } else if x == 1164 {
+        out[i] = 148;
+    } else if x == 1165 {
+        out[i] = 155;
+    } else if x == 1166 {
+        out[i] = 162;
+    } else if x == 1167 {
+        out[i] = 169;
+    } else if x == 1168 {
+        out[i] = 176;
+    } else if x == 1169 {
+        out[i] = 183;
+    } else if x == 1170 {
+        out[i] = 190;
+    } else if x == 1171 {
+        out[i] = 197;
+    } else if x == 1172 {
+        out[i] = 204;
+    } else if x == 1173 {
+        out[i] = 211;
+    } else if x == 1174 {
+        out[i] = 218;
+    } else if x == 1175 {
+        out[i] = 225;
+    } else if x == 1176 {
+        out[i] = 232;
+    } else if x == 1177 {
+        out[i] = 239;
+    } else if x == 1178 {
+        out[i] = 246;
+    } else if x == 1179 {
+        out[i] = 253;
+    } else if x == 1180 {
+        out[i] = 260;
+    } else if x == 1181 {
+        out[i] = 267;
+    } else if x == 1182 {
+        out[i] = 274;
+    } else if x == 1183 {
+        out[i] = 281;
+    } else if x == 1184 {
+        out[i] = 288;
+    } else if x == 1185 {
+        out[i] = 295;
+    } else if x == 1186 {
+        out[i] = 302;
+    } else if x == 1187 {
+        out[i] = 309;
+    } else if x == 1188 {
+        out[i] = 316;
+    } else if x == 1189 {
+        out[i] = 323;
+    } else if x == 1190 {
+        out[i] = 330;
+    } else if x == 1191 {
+        out[i] = 337;
+    } else if x == 1192 {
+        out[i] = 344;
+    } else if x == 1193 {
+        out[i] = 351;
+    } else if x == 1194 {
+        out[i] = 358;
+    } else if x == 1195 {
+        out[i] = 365;
+    } else if x == 1196 {
+        out[i] = 372;
+    } else if x == 1197 {
+        out[i] = 379;
+    } else if x == 1198 {
+        out[i] = 386;
+    } else if x == 1199 {
+        out[i] = 393;
+    } else if x == 1200 {
+        out[i] = 400;
+    } else if x == 1201 {
+        out[i] = 407;
+    } else if x == 1202 {
+        out[i] = 414;
+    } else if x == 1203 {
+        out[i] = 421;
+    } else if x == 1204 {
+        out[i] = 428;
+    } else if x == 1205 {
+        out[i] = 435;
+    } else if x == 1206 {
+        out[i] = 442;
+    } else if x == 1207 {
+        out[i] = 449;
+    } else if x == 1208 {
+        out[i] = 456;
+    } else if x == 1209 {
+        out[i] = 463;
+    } else if x == 1210 {
+        out[i] = 470;
+    } else if x == 1211 {
+        out[i] = 477;
+    } else if x == 1212 {
+        out[i] = 484;
+    } else if x == 1213 {
+        out[i] = 491;
+    } else if x == 1214 {
+        out[i] = 498;
+    } else if x == 1215 {
+        out[i] = 505;
+    } else if x == 1216 {
+        out[i] = 512;
+    } else if x == 1217 {
+        out[i] = 519;
+    } else if x == 1218 {
+        out[i] = 526;
+    } else if x == 1219 {
+        out[i] = 533;
+    } else if x == 1220 {
+        out[i] = 540;
+    } else if x == 1221 {
+        out[i] = 547;
+    } else if x == 1222 {
+        out[i] = 554;
+    } else if x == 1223 {
+        out[i] = 561;
+    } else if x == 1224 {
+        out[i] = 568;
+    } else if x == 1225 {
+        out[i] = 575;
+    } else if x == 1226 {
+        out[i] = 582;
+    } else if x == 1227 {
+        out[i] = 589;
+    } else if x == 1228 {
+        out[i] = 596;
+    } else if x == 1229 {
+        out[i] = 603;
+    } else if x == 1230 {
+        out[i] = 610;
+    } else if x == 1231 {
+        out[i] = 617;
+    } else if x == 1232 {
+        out[i] = 624;
+    } else if x == 1233 {
+        out[i] = 631;
+    } else if x == 1234 {
+        out[i] = 638;
+    } else if x == 1235 {
+        out[i] = 645;
+    } else if x == 1236 {
+        out[i] = 652;
+    } else if x == 1237 {
+        out[i] = 659;
+    } else if x == 1238 {
+        out[i] = 666;
+    } else if x == 1239 {
+        out[i] = 673;
+    } else if x == 1240 {
+        out[i] = 680;
+    } else if x == 1241 {
+        out[i] = 687;
+    } else if x == 1242 {
+        out[i] = 694;
+    } else if x == 1243 {
+        out[i] = 701;
+    } else if x == 1244 {
+        out[i] = 708;
+    } else if x == 1245 {
+        out[i] = 715;
+    } else if x == 1246 {
+        out[i] = 722;
+    } else if x == 1247 {
+        out[i] = 729;
+    } else if x == 1248 {
+        out[i] = 736;
+    } else if x == 1249 {
+        out[i] = 743;
+    } else if x == 1250 {
+        out[i] = 750;
+    } else if x == 1251 {
+        out[i] = 757;
+    } else if x == 1252 {
+        out[i] = 764;
+    } else if x == 1253 {
+        out[i] = 771;
+    } else if x == 1254 {
+        out[i] = 778;
+    } else if x == 1255 {
+        out[i] = 785;
+    } else if x == 1256 {
+        out[i] = 792;
+    } else if x == 1257 {
+        out[i] = 799;
+    } else if x == 1258 {
+        out[i] = 806;
+    } else if x == 1259 {
+        out[i] = 813;
+    } else if x == 1260 {
+        out[i] = 820;
+    } else if x == 1261 {
+        out[i] = 827;
+    } else if x == 1262 {
+        out[i] = 834;
+    } else if x == 1263 {
+        out[i] = 841;
+    } else if x == 1264 {
+        out[i] = 848;
+    } else if x == 1265 {
+        out[i] = 855;
+    } else if x == 1266 {
+        out[i] = 862;
+    } else if x == 1267 {
+        out[i] = 869;
+    } else if x == 1268 {
+        out[i] = 876;
+    } else if x == 1269 {
+        out[i] = 883;
+    } else if x == 1270 {
+        out[i] = 890;
+    } else if x == 1271 {
+        out[i] = 897;
+    } else if x == 1272 {
+        out[i] = 904;
+    } else if x == 1273 {
+        out[i] = 911;
+    } else if x == 1274 {
+        out[i] = 918;
+    } else if x == 1275 {
+        out[i] = 925;
+    } else if x == 1276 {
+        out[i] = 932;
+    } else if x == 1277 {
+        out[i] = 939;
+    } else if x == 1278 {
+        out[i] = 946;
+    } else if x == 1279 {
+        out[i] = 953;
+    } else if x == 1280 {
+        out[i] = 960;
+    } else if x == 1281 {
+        out[i] = 967;
+    } else if x == 1282 {
+        out[i] = 974;
+    } else if x == 1283 {
+        out[i] = 981;
+    } else if x == 1284 {
+        out[i] = 988;
+    } else if x == 1285 {
+        out[i] = 995;
+    } else if x == 1286 {
+        out[i] = 2;
+    } else if x == 1287 {
+        out[i] = 9;
+    } else if x == 1288 {
+        out[i] = 16;
+    } else if x == 1289 {
+        out[i] = 23;
+    } else if x == 1290 {
+        out[i] = 30;
+    } else if x == 1291 {
+        out[i] = 37;
+    } else if x == 1292 {
+        out[i] = 44;
+    } else if x == 1293 {
+        out[i] = 51;
+    } else if x == 1294 {
+        out[i] = 58;
+    } else if x == 1295 {
+        out[i] = 65;
+    } else if x == 1296 {
+        out[i] = 72;
+    } else if x == 1297 {
+        out[i] = 79;
+    } else if x == 1298 {
+        out[i] = 86;
+    } else if x == 1299 {
+        out[i] = 93;
+    } else if x == 1300 {
+        out[i] = 100;
+    } else if x == 1301 {
+        out[i] = 107;
+    } else if x == 1302 {
+        out[i] = 114;
+    } else if x == 1303 {
+        out[i] = 121;
+    } else if x == 1304 {
+        out[i] = 128;
+    } else if x == 1305 {
+        out[i] = 135;
+    } else if x == 1306 {
+        out[i] = 142;
+    } else if x == 1307 {
+        out[i] = 149;
+    } else if x == 1308 {
+        out[i] = 156;
+    } else if x == 1309 {
+        out[i] = 163;
+    } else if x == 1310 {
+        out[i] = 170;
+    } else if x == 1311 {
+        out[i] = 177;
+    } else if x == 1312 {
+        out[i] = 184;
+    } else if x == 1313 {
+        out[i] = 191;
+    } else if x == 1314 {
+        out[i] = 198;
+    } else if x == 1315 {
+        out[i] = 205;
+    } else if x == 1316 {
+        out[i] = 212;
+    } else if x == 1317 {
+        out[i] = 219;
+    } else if x == 1318 {
+        out[i] = 226;
+    } else if x == 1319 {
+        out[i] = 233;
+    } else if x == 1320 {
+        out[i] = 240;
+    } else if x == 1321 {
+        out[i] = 247;
+    } else if x == 1322 {
+        out[i] = 254;
+    } else if x == 1323 {
+        out[i] = 261;
+    } else if x == 1324 {
+        out[i] = 268;
+    } else if x == 1325 {
+        out[i] = 275;
+    } else if x == 1326 {
+        out[i] = 282;
+    } else if x == 1327 {
+        out[i] = 289;
+    } else if x == 1328 {
+        out[i] = 296;
+    } else if x == 1329 {
+        out[i] = 303;
+    } else if x == 1330 {
+        out[i] = 310;
+    } else if x == 1331 {
+        out[i] = 317;
+    } else if x == 1332 {
+        out[i] = 324;
+    } else if x == 1333 {
+        out[i] = 331;
+    } else if x == 1334 {
+        out[i] = 338;
+    } else if x == 1335 {
+        out[i] = 345;
+    } else if x == 1336 {
+        out[i] = 352;
+    } else if x == 1337 {
+        out[i] = 359;
+    } else if x == 1338 {
+        out[i] = 366;
+    } else if x == 1339 {
+        out[i] = 373;
+    } else if x == 1340 {
+        out[i] = 380;
+    } else if x == 1341 {
+        out[i] = 387;
+    } else if x == 1342 {
+        out[i] = 394;
+    } else if x == 1343 {
+        out[i] = 401;
+    } else if x == 1344 {
+        out[i] = 408;
+    } else if x == 1345 {
+        out[i] = 415;
+    } else if x == 1346 {
+        out[i] = 422;
+    } else if x == 1347 {
+        out[i] = 429;
+    } else if x == 1348 {
+        out[i] = 436;
+    } else if x == 1349 {
+        out[i] = 443;
+    } else if x == 1350 {
+        out[i] = 450;
+    } else if x == 1351 {
+        out[i] = 457;
+    } else if x == 1352 {
+        out[i] = 464;
+    } else if x == 1353 {
+        out[i] = 471;
+    } else if x == 1354 {
+        out[i] = 478;
+    } else if x == 1355 {
+        out[i] = 485;
+    } else if x == 1356 {
+        out[i] = 492;
+    } else if x == 1357 {
+        out[i] = 499;
+    } else if x == 1358 {
+        out[i] = 506;
+    } else if x == 1359 {
+        out[i] = 513;
+    } else if x == 1360 {
+        out[i] = 520;
+    } else if x == 1361 {
+        out[i] = 527;
+    } else if x == 1362 {
+        out[i] = 534;
+    } else if x == 1363 {
+        out[i] = 541;
+    } else if x == 1364 {
+        out[i] = 548;
+    } else if x == 1365 {
+        out[i] = 555;
+    } else if x == 1366 {
+        out[i] = 562;
+    } else if x == 1367 {
+        out[i] = 569;
+    } else if x == 1368 {
+        out[i] = 576;
+    } else if x == 1369 {
+        out[i] = 583;
+    } else if x == 1370 {
+        out[i] = 590;
+    } else if x == 1371 {
+        out[i] = 597;
+    } else if x == 1372 {
+        out[i] = 604;
+    } else if x == 1373 {
+        out[i] = 611;
+    } else if x == 1374 {
+        out[i] = 618;
+    } else if x == 1375 {
+        out[i] = 625;
+    } else if x == 1376 {
+        out[i] = 632;
+    } else if x == 1377 {
+        out[i] = 639;
+    } else if x == 1378 {
+        out[i] = 646;
+    } else if x == 1379 {
+        out[i] = 653;
+    } else if x == 1380 {
+        out[i] = 660;
+    } else if x == 1381 {
+        out[i] = 667;
+    } else if x == 1382 {
+        out[i] = 674;
+    } else if x == 1383 {
+        out[i] = 681;
+    } else if x == 1384 {
+        out[i] = 688;
+    } else if x == 1385 {
+        out[i] = 695;
+    } else if x == 1386 {
+        out[i] = 702;
+    } else if x == 1387 {
+        out[i] = 709;
+    } else if x == 1388 {
+        out[i] = 716;
+    } else if x == 1389 {
+        out[i] = 723;
+    } else if x == 1390 {
+        out[i] = 730;
+    } else if x == 1391 {
+        out[i] = 737;
+    } else if x == 1392 {
+        out[i] = 744;
+    } else if x == 1393 {
+        out[i] = 751;
+    } else if x == 1394 {
+        out[i] = 758;
+    } else if x == 1395 {
+        out[i] = 765;
+    } else if x == 1396 {
+        out[i] = 772;
+    } else if x == 1397 {
+        out[i] = 779;
+    } else if x == 1398 {
+        out[i] = 786;
+    } else if x == 1399 {
+        out[i] = 793;
+    } else if x == 1400 {
+        out[i] = 800;
+    } else if x == 1401 {
+        out[i] = 807;
+    } else if x == 1402 {
+        out[i] = 814;
+    } else if x == 1403 {
+        out[i] = 821;
+    } else if x == 1404 {
+        out[i] = 828;
+    } else if x == 1405 {
+        out[i] = 835;
+    } else if x == 1406 {
+        out[i] = 842;
+    } else if x == 1407 {
+        out[i] = 849;
+    } else if x == 1408 {
+        out[i] = 856;
+    } else if x == 1409 {
+        out[i] = 863;
+    } else if x == 1410 {
+        out[i] = 870;
+    } else if x == 1411 {
+        out[i] = 877;
+    } else if x == 1412 {
+        out[i] = 884;
+    } else if x == 1413 {
+        out[i] = 891;
+    } else if x == 1414 {
+        out[i] = 898;
+    } else if x == 1415 {
+        out[i] = 905;
+    } else if x == 1416 {
+        out[i] = 912;
+    } else if x == 1417 {
+        out[i] = 919;
+    } else if x == 1418 {
+        out[i] = 926;
+    } else if x == 1419 {
+        out[i] = 933;
+    } else if x == 1420 {
+        out[i] = 940;
+    } else if x == 1421 {
+        out[i] = 947;
+    } else if x == 1422 {
+        out[i] = 954;
+    } else if x == 1423 {
+        out[i] = 961;
+    } else if x == 1424 {
+        out[i] = 968;
+    } else if x == 1425 {
+        out[i] = 975;
+    } else if x == 1426 {
+        out[i] = 982;
+    } else if x == 1427 {
+        out[i] = 989;
+    } else if x == 1428 {
+        out[i] = 996;
+    } else if x == 1429 {
+        out[i] = 3;
+    } else if x == 1430 {
+        out[i] = 10;
+    } else if x == 1431 {
+        out[i] = 17;
+    } else if x == 1432 {
+        out[i] = 24;
+    } else if x == 1433 {
+        out[i] = 31;
+    } else if x == 1434 {
+        out[i] = 38;
+    } else if x == 1435 {
+        out[i] = 45;
+    } else if x == 1436 {
+        out[i] = 52;
+    } else if x == 1437 {
+        out[i] = 59;
+    } else if x == 1438 {
+        out[i] = 66;
+    } else if x == 1439 {
+        out[i] = 73;
+    } else if x == 1440 {
+        out[i] = 80;
+    } else if x == 1441 {
+        out[i] = 87;
+    } else if x == 1442 {
+        out[i] = 94;
+    } else if x == 1443 {
+        out[i] = 101;
+    } else if x == 1444 {
+        out[i] = 108;
+    } else if x == 1445 {
+        out[i] = 115;
+    } else if x == 1446 {
+        out[i] = 122;
+    } else if x == 1447 {
+        out[i] = 129;
+    } else if x == 1448 {
+        out[i] = 136;
+    } else if x == 1449 {
+        out[i] = 143;
+    } else if x == 1450 {
+        out[i] = 150;
+    } else if x == 1451 {
+        out[i] = 157;
+    } else if x == 1452 {
+        out[i] = 164;
+    } else if x == 1453 {
+        out[i] = 171;
+    } else if x == 1454 {
+        out[i] = 178;
+    } else if x == 1455 {
+        out[i] = 185;
+    } else if x == 1456 {
+        out[i] = 192;
+    } else if x == 1457 {
+        out[i] = 199;
+    } else if x == 1458 {
+        out[i] = 206;
+    } else if x == 1459 {
+        out[i] = 213;
+    } else if x == 1460 {
+        out[i] = 220;
+    } else if x == 1461 {
+        out[i] = 227;
+    } else if x == 1462 {
+        out[i] = 234;
+    } else if x == 1463 {
+        out[i] = 241;
+    } else if x == 1464 {
+        out[i] = 248;
+    } else if x == 1465 {
+        out[i] = 255;
+    } else if x == 1466 {
+        out[i] = 262;
+    } else if x == 1467 {
+        out[i] = 269;
+    } else if x == 1468 {
+        out[i] = 276;
+    } else if x == 1469 {
+        out[i] = 283;
+    } else if x == 1470 {
+        out[i] = 290;
+    } else if x == 1471 {
+        out[i] = 297;
+    } else if x == 1472 {
+        out[i] = 304;
+    } else if x == 1473 {
+        out[i] = 311;
+    } else if x == 1474 {
+        out[i] = 318;
+    } else if x == 1475 {
+        out[i] = 325;
+    } else if x == 1476 {
+        out[i] = 332;
+    } else if x == 1477 {
+        out[i] = 339;
+    } else if x == 1478 {
+        out[i] = 346;
+    } else if x == 1479 {
+        out[i] = 353;
+    } else if x == 1480 {
+        out[i] = 360;
+    } else if x == 1481 {
+        out[i] = 367;
+    } else if x == 1482 {
+        out[i] = 374;
+    } else if x == 1483 {
+        out[i] = 381;
+    } else if x == 1484 {
+        out[i] = 388;
+    } else if x == 1485 {
+        out[i] = 395;
+    } else if x == 1486 {
+        out[i] = 402;
+    } else if x == 1487 {
+        out[i] = 409;
+    } else if x == 1488 {
+        out[i] = 416;
+    } else if x == 1489 {
+        out[i] = 423;
+    } else if x == 1490 {
+        out[i] = 430;
+    } else if x == 1491 {
+        out[i] = 437;
+    } else if x == 1492 {
+        out[i] = 444;
+    } else if x == 1493 {
+        out[i] = 451;
+    } else if x == 1494 {
+        out[i] = 458;
+    } else if x == 1495 {
+        out[i] = 465;
+    } else if x == 1496 {
+        out[i] = 472;
+    } else if x == 1497 {
+        out[i] = 479;
+    } else if x == 1498 {
+        out[i] = 486;
+    } else if x == 1499 {
+        out[i] = 493;
     } else {
         out[i] = -1;
+    }
+}
+
+/// An `if`/`else if` chain of `VALUE_ARMS` arms used as a value:
+/// `out[i] = (k * 3 % 1000) as f32 + 0.5` for `k = ks[i] < VALUE_ARMS`, else `-1.0`.
+#[gpu_kernel]
+pub fn else_if_value(ks: &[u32], out: &mut [f32]) {
+    let i = grid(1);
+    if i < ks.len() && i < out.len() {
+        let k = ks[i];
+        let v = if k == 0 { 0.5 } else if k == 1 { 3.5 } else if k == 2 { 6.5 } else if k == 3 { 9.5 } else if k == 4 { 12.5 } else if k == 5 { 15.5 } else if k == 6 { 18.5 } else if k == 7 { 21.5 } else if k == 8 { 24.5 } else if k == 9 { 27.5 } else if k == 10 { 30.5 } else if k == 11 { 33.5 } else if k == 12 { 36.5 } else if k == 13 { 39.5 } else if k == 14 { 42.5 } else if k == 15 { 45.5 } else if k == 16 { 48.5 } else if k == 17 { 51.5 } else if k == 18 { 54.5 } else if k == 19 { 57.5 } else if k == 20 { 60.5 } else if k == 21 { 63.5 } else if k == 22 { 66.5 } else if k == 23 { 69.5 } else if k == 24 { 72.5 } else if k == 25 { 75.5 } else if k == 26 { 78.5 } else if k == 27 { 81.5 } else if k == 28 { 84.5 } else if k == 29 { 87.5 } else if k == 30 { 90.5 } else if k == 31 { 93.5 } else if k == 32 { 96.5 } else if k == 33 { 99.5 } else if k == 34 { 102.5 } else if k == 35 { 105.5 } else if k == 36 { 108.5 } else if k == 37 { 111.5 } else if k == 38 { 114.5 } else if k == 39 { 117.5 } else if k == 40 { 120.5 } else if k == 41 { 123.5 } else if k == 42 { 126.5 } else if k == 43 { 129.5 } else if k == 44 { 132.5 } else if k == 45 { 135.5 } else if k == 46 { 138.5 } else if k == 47 { 141.5 } else if k == 48 { 144.5 } else if k == 49 { 147.5 } else if k == 50 { 150.5 } else if k == 51 { 153.5 } else if k == 52 { 156.5 } else if k == 53 { 159.5 } else if k == 54 { 162.5 } else if k == 55 { 165.5 } else if k == 56 { 168.5 } else if k == 57 { 171.5 } else if k == 58 { 174.5 } else if k == 59 { 177.5 } else if k == 60 { 180.5 } else if k == 61 { 183.5 } else if k == 62 { 186.5 } else if k == 63 { 189.5 } else if k == 64 { 192.5 } else if k == 65 { 195.5 } else if k == 66 { 198.5 } else if k == 67 { 201.5 } else if k == 68 { 204.5 } else if k == 69 { 207.5 } else if k == 70 { 210.5 } else if k == 71 { 213.5 } else if k == 72 { 216.5 } else if k == 73 { 219.5 } else if k == 74 { 222.5 } else if k == 75 { 225.5 } else if k == 76 { 228.5 } else if k == 77 { 231.5 } else if k == 78 { 234.5 } else if k == 79 { 237.5 } else if k == 80 { 240.5 } else if k == 81 { 243.5 } else if k == 82 { 246.5 } else if k == 83 { 249.5 } else if k == 84 { 252.5 } else if k == 85 { 255.5 } else if k == 86 { 258.5 } else if k == 87 { 261.5 } else if k == 88 { 264.5 } else if k == 89 { 267.5 } else if k == 90 { 270.5 } else if k == 91 { 273.5 } else if k == 92 { 276.5 } else if k == 93 { 279.5 } else if k == 94 { 282.5 } else if k == 95 { 285.5 } else if k == 96 { 288.5 } else if k == 97 { 291.5 } else if k == 98 { 294.5 } else if k == 99 { 297.5 } else if k == 100 { 300.5 } else if k == 101 { 303.5 } else if k == 102 { 306.5 } else if k == 103 { 309.5 } else if k == 104 { 312.5 } else if k == 105 { 315.5 } else if k == 106 { 318.5 } else if k == 107 { 321.5 } else if k == 108 { 324.5 } else if k == 109 { 327.5 } else if k == 110 { 330.5 } else if k == 111 { 333.5 } else if k == 112 { 336.5 } else if k == 113 { 339.5 } else if k == 114 { 342.5 } else if k == 115 { 345.5 } else if k == 116 { 348.5 } else if k == 117 { 351.5 } else if k == 118 { 354.5 } else if k == 119 { 357.5 } else if k == 120 { 360.5 } else if k == 121 { 363.5 } else if k == 122 { 366.5 } else if k == 123 { 369.5 } else if k == 124 { 372.5 } else if k == 125 { 375.5 } else if k == 126 { 378.5 } else if k == 127 { 381.5 } else if k == 128 { 384.5 } else if k == 129 { 387.5 } else if k == 130 { 390.5 } else if k == 131 { 393.5 } else if k == 132 { 396.5 } else if k == 133 { 399.5 } else if k == 134 { 402.5 } else if k == 135 { 405.5 } else if k == 136 { 408.5 } else if k == 137 { 411.5 } else if k == 138 { 414.5 } else if k == 139 { 417.5 } else if k == 140 { 420.5 } else if k == 141 { 423.5 } else if k == 142 { 426.5 } else if k == 143 { 429.5 } else if k == 144 { 432.5 } else if k == 145 { 435.5 } else if k == 146 { 438.5 } else if k == 147 { 441.5 } else if k == 148 { 444.5 } else if k == 149 { 447.5 } else if k == 150 { 450.5 } else if k == 151 { 453.5 } else if k == 152 { 456.5 } else if k == 153 { 459.5 } else if k == 154 { 462.5 } else if k == 155 { 465.5 } else if k == 156 { 468.5 } else if k == 157 { 471.5 } else if k == 158 { 474.5 } else if k == 159 { 477.5 } else if k == 160 { 480.5 } else if k == 161 { 483.5 } else if k == 162 { 486.5 } else if k == 163 { 489.5 } else if k == 164 { 492.5 } else if k == 165 { 495.5 } else if k == 166 { 498.5 } else if k == 167 { 501.5 } else if k == 168 { 504.5 } else if k == 169 { 507.5 } else if k == 170 { 510.5 } else if k == 171 { 513.5 } else if k == 172 { 516.5 } else if k == 173 { 519.5 } else if k == 174 { 522.5 } else if k == 175 { 525.5 } else if k == 176 { 528.5 } else if k == 177 { 531.5 } else if k == 178 { 534.5 } else if k == 179 { 537.5 } else if k == 180 { 540.5 } else if k == 181 { 543.5 } else if k == 182 { 546.5 } else if k == 183 { 549.5 } else if k == 184 { 552.5 } else if k == 185 { 555.5 } else if k == 186 { 558.5 } else if k == 187 { 561.5 } else if k == 188 { 564.5 } else if k == 189 { 567.5 } else if k == 190 { 570.5 } else if k == 191 { 573.5 } else if k == 192 { 576.5 } else if k == 193 { 579.5 } else if k == 194 { 582.5 } else if k == 195 { 585.5 } else if k == 196 { 588.5 } else if k == 197 { 591.5 } else if k == 198 { 594.5 } else if k == 199 { 597.5 } else if k == 200 { 600.5 } else if k == 201 { 603.5 } else if k == 202 { 606.5 } else if k == 203 { 609.5 } else if k == 204 { 612.5 } else if k == 205 { 615.5 } else if k == 206 { 618.5 } else if k == 207 { 621.5 } else if k == 208 { 624.5 } else if k == 209 { 627.5 } else if k == 210 { 630.5 } else if k == 211 { 633.5 } else if k == 212 { 636.5 } else if k == 213 { 639.5 } else if k == 214 { 642.5 } else if k == 215 { 645.5 } else if k == 216 { 648.5 } else if k == 217 { 651.5 } else if k == 218 { 654.5 } else if k == 219 { 657.5 } else if k == 220 { 660.5 } else if k == 221 { 663.5 } else if k == 222 { 666.5 } else if k == 223 { 669.5 } else if k == 224 { 672.5 } else if k == 225 { 675.5 } else if k == 226 { 678.5 } else if k == 227 { 681.5 } else if k == 228 { 684.5 } else if k == 229 { 687.5 } else if k == 230 { 690.5 } else if k == 231 { 693.5 } else if k == 232 { 696.5 } else if k == 233 { 699.5 } else if k == 234 { 702.5 } else if k == 235 { 705.5 } else if k == 236 { 708.5 } else if k == 237 { 711.5 } else if k == 238 { 714.5 } else if k == 239 { 717.5 } else if k == 240 { 720.5 } else if k == 241 { 723.5 } else if k == 242 { 726.5 } else if k == 243 { 729.5 } else if k == 244 { 732.5 } else if k == 245 { 735.5 } else if k == 246 { 738.5 } else if k == 247 { 741.5 } else if k == 248 { 744.5 } else if k == 249 { 747.5 } else if k == 250 { 750.5 } else if k == 251 { 753.5 } else if k == 252 { 756.5 } else if k == 253 { 759.5 } else if k == 254 { 762.5 } else if k == 255 { 765.5 } else if k == 256 { 768.5 } else if k == 257 { 771.5 } else if k == 258 { 774.5 } else if k == 259 { 777.5 } else if k == 260 { 780.5 } else if k == 261 { 783.5 } else if k == 262 { 786.5 } else if k == 263 { 789.5 } else if k == 264 { 792.5 } else if k == 265 { 795.5 } else if k == 266 { 798.5 } else if k == 267 { 801.5 } else if k == 268 { 804.5 } else if k == 269 { 807.5 } else if k == 270 { 810.5 } else if k == 271 { 813.5 } else if k == 272 { 816.5 } else if k == 273 { 819.5 } else if k == 274 { 822.5 } else if k == 275 { 825.5 } else if k == 276 { 828.5 } else if k == 277 { 831.5 } else if k == 278 { 834.5 } else if k == 279 { 837.5 } else if k == 280 { 840.5 } else if k == 281 { 843.5 } else if k == 282 { 846.5 } else if k == 283 { 849.5 } else if k == 284 { 852.5 } else if k == 285 { 855.5 } else if k == 286 { 858.5 } else if k == 287 { 861.5 } else if k == 288 { 864.5 } else if k == 289 { 867.5 } else if k == 290 { 870.5 } else if k == 291 { 873.5 } else if k == 292 { 876.5 } else if k == 293 { 879.5 } else if k == 294 { 882.5 } else if k == 295 { 885.5 } else if k == 296 { 888.5 } else if k == 297 { 891.5 } else if k == 298 { 894.5 } else if k == 299 { 897.5 } else if k == 300 { 900.5 } else if k == 301 { 903.5 } else if k == 302 { 906.5 } else if k == 303 { 909.5 } else if k == 304 { 912.5 } else if k == 305 { 915.5 } else if k == 306 { 918.5 } else if k == 307 { 921.5 } else if k == 308 { 924.5 } else if k == 309 { 927.5 } else if k == 310 { 930.5 } else if k == 311 { 933.5 } else if k == 312 { 936.5 } else if k == 313 { 939.5 } else if k == 314 { 942.5 } else if k == 315 { 945.5 } else if k == 316 { 948.5 } else if k == 317 { 951.5 } else if k == 318 { 954.5 } else if k == 319 { 957.5 } else if k == 320 { 960.5 } else if k == 321 { 963.5 } else if k == 322 { 966.5 } else if k == 323 { 969.5 } else if k == 324 { 972.5 } else if k == 325 { 975.5 } else if k == 326 { 978.5 } else if k == 327 { 981.5 } else if k == 328 { 984.5 } else if k == 329 { 987.5 } else if k == 330 { 990.5 } else if k == 331 { 993.5 } else if k == 332 { 996.5 } else if k == 333 { 999.5 } else if k == 334 { 2.5 } else if k == 335 { 5.5 } else if k == 336 { 8.5 } else if k == 337 { 11.5 } else if k == 338 { 14.5 } else if k == 339 { 17.5 } else if k == 340 { 20.5 } else if k == 341 { 23.5 } else if k == 342 { 26.5 } else if k == 343 { 29.5 } else if k == 344 { 32.5 } else if k == 345 { 35.5 } else if k == 346 { 38.5 } else if k == 347 { 41.5 } else if k == 348 { 44.5 } else if k == 349 { 47.5 } else if k == 350 { 50.5 } else if k == 351 { 53.5 } else if k == 352 { 56.5 } else if k == 353 { 59.5 } else if k == 354 { 62.5 } else if k == 355 { 65.5 } else if k == 356 { 68.5 } else if k == 357 { 71.5 } else if k == 358 { 74.5 } else if k == 359 { 77.5 } else if k == 360 { 80.5 } else if k == 361 { 83.5 } else if k == 362 { 86.5 } else if k == 363 { 89.5 } else if k == 364 { 92.5 } else if k == 365 { 95.5 } else if k == 366 { 98.5 } else if k == 367 { 101.5 } else if k == 368 { 104.5 } else if k == 369 { 107.5 } else if k == 370 { 110.5 } else if k == 371 { 113.5 } else if k == 372 { 116.5 } else if k == 373 { 119.5 } else if k == 374 { 122.5 } else if k == 375 { 125.5 } else if k == 376 { 128.5 } else if k == 377 { 131.5 } else if k == 378 { 134.5 } else if k == 379 { 137.5 } else if k == 380 { 140.5 } else if k == 381 { 143.5 } else if k == 382 { 146.5 } else if k == 383 { 149.5 } else if k == 384 { 152.5 } else if k == 385 { 155.5 } else if k == 386 { 158.5 } else if k == 387 { 161.5 } else if k == 388 { 164.5 } else if k == 389 { 167.5 } else if k == 390 { 170.5 } else if k == 391 { 173.5 } else if k == 392 { 176.5 } else if k == 393 { 179.5 } else if k == 394 { 182.5 } else if k == 395 { 185.5 } else if k == 396 { 188.5 } else if k == 397 { 191.5 } else if k == 398 { 194.5 } else if k == 399 { 197.5 } else if k == 400 { 200.5 } else if k == 401 { 203.5 } else if k == 402 { 206.5 } else if k == 403 { 209.5 } else if k == 404 { 212.5 } else if k == 405 { 215.5 } else if k == 406 { 218.5 } else if k == 407 { 221.5 } else if k == 408 { 224.5 } else if k == 409 { 227.5 } else if k == 410 { 230.5 } else if k == 411 { 233.5 } else if k == 412 { 236.5 } else if k == 413 { 239.5 } else if k == 414 { 242.5 } else if k == 415 { 245.5 } else if k == 416 { 248.5 } else if k == 417 { 251.5 } else if k == 418 { 254.5 } else if k == 419 { 257.5 } else if k == 420 { 260.5 } else if k == 421 { 263.5 } else if k == 422 { 266.5 } else if k == 423 { 269.5 } else if k == 424 { 272.5 } else if k == 425 { 275.5 } else if k == 426 { 278.5 } else if k == 427 { 281.5 } else if k == 428 { 284.5 } else if k == 429 { 287.5 } else if k == 430 { 290.5 } else if k == 431 { 293.5 } else if k == 432 { 296.5 } else if k == 433 { 299.5 } else if k == 434 { 302.5 } else if k == 435 { 305.5 } else if k == 436 { 308.5 } else if k == 437 { 311.5 } else if k == 438 { 314.5 } else if k == 439 { 317.5 } else if k == 440 { 320.5 } else if k == 441 { 323.5 } else if k == 442 { 326.5 } else if k == 443 { 329.5 } else if k == 444 { 332.5 } else if k == 445 { 335.5 } else if k == 446 { 338.5 } else if k == 447 { 341.5 } else if k == 448 { 344.5 } else if k == 449 { 347.5 } else if k == 450 { 350.5 } else if k == 451 { 353.5 } else if k == 452 { 356.5 } else if k == 453 { 359.5 } else if k == 454 { 362.5 } else if k == 455 { 365.5 } else if k == 456 { 368.5 } else if k == 457 { 371.5 } else if k == 458 { 374.5 } else if k == 459 { 377.5 } else if k == 460 { 380.5 } else if k == 461 { 383.5 } else if k == 462 { 386.5 } else if k == 463 { 389.5 } else if k == 464 { 392.5 } else if k == 465 { 395.5 } else if k == 466 { 398.5 } else if k == 467 { 401.5 } else if k == 468 { 404.5 } else if k == 469 { 407.5 } else if k == 470 { 410.5 } else if k == 471 { 413.5 } else if k == 472 { 416.5 } else if k == 473 { 419.5 } else if k == 474 { 422.5 } else if k == 475 { 425.5 } else if k == 476 { 428.5 } else if k == 477 { 431.5 } else if k == 478 { 434.5 } else if k == 479 { 437.5 } else if k == 480 { 440.5 } else if k == 481 { 443.5 } else if k == 482 { 446.5 } else if k == 483 { 449.5 } else if k == 484 { 452.5 } else if k == 485 { 455.5 } else if k == 486 { 458.5 } else if k == 487 { 461.5 } else if k == 488 { 464.5 } else if k == 489 { 467.5 } else if k == 490 { 470.5 } else if k == 491 { 473.5 } else if k == 492 { 476.5 } else if k == 493 { 479.5 } else if k == 494 { 482.5 } else if k == 495 { 485.5 } else if k == 496 { 488.5 } else if k == 497 { 491.5 } else if k == 498 { 494.5 } else if k == 499 { 497.5 } else if k == 500 { 500.5 } else if k == 501 { 503.5 } else if k == 502 { 506.5 } else if k == 503 { 509.5 } else if k == 504 { 512.5 } else if k == 505 { 515.5 } else if k == 506 { 518.5 } else if k == 507 { 521.5 } else if k == 508 { 524.5 } else if k == 509 { 527.5 } else if k == 510 { 530.5 } else if k == 511 { 533.5 } else if k == 512 { 536.5 } else if k == 513 { 539.5 } else if k == 514 { 542.5 } else if k == 515 { 545.5 } else if k == 516 { 548.5 } else if k == 517 { 551.5 } else if k == 518 { 554.5 } else if k == 519 { 557.5 } else if k == 520 { 560.5 } else if k == 521 { 563.5 } else if k == 522 { 566.5 } else if k == 523 { 569.5 } else if k == 524 { 572.5 } else if k == 525 { 575.5 } else if k == 526 { 578.5 } else if k == 527 { 581.5 } else if k == 528 { 584.5 } else if k == 529 { 587.5 } else if k == 530 { 590.5 } else if k == 531 { 593.5 } else if k == 532 { 596.5 } else if k == 533 { 599.5 } else if k == 534 { 602.5 } else if k == 535 { 605.5 } else if k == 536 { 608.5 } else if k == 537 { 611.5 } else if k == 538 { 614.5 } else if k == 539 { 617.5 } else if k == 540 { 620.5 } else if k == 541 { 623.5 } else if k == 542 { 626.5 } else if k == 543 { 629.5 } else if k == 544 { 632.5 } else if k == 545 { 635.5 } else if k == 546 { 638.5 } else if k == 547 { 641.5 } else if k == 548 { 644.5 } else if k == 549 { 647.5 } else if k == 550 { 650.5 } else if k == 551 { 653.5 } else if k == 552 { 656.5 } else if k == 553 { 659.5 } else if k == 554 { 662.5 } else if k == 555 { 665.5 } else if k == 556 { 668.5 } else if k == 557 { 671.5 } else if k == 558 { 674.5 } else if k == 559 { 677.5 } else if k == 560 { 680.5 } else if k == 561 { 683.5 } else if k == 562 { 686.5 } else if k == 563 { 689.5 } else if k == 564 { 692.5 } else if k == 565 { 695.5 } else if k == 566 { 698.5 } else if k == 567 { 701.5 } else if k == 568 { 704.5 } else if k == 569 { 707.5 } else if k == 570 { 710.5 } else if k == 571 { 713.5 } else if k == 572 { 716.5 } else if k == 573 { 719.5 } else if k == 574 { 722.5 } else if k == 575 { 725.5 } else if k == 576 { 728.5 } else if k == 577 { 731.5 } else if k == 578 { 734.5 } else if k == 579 { 737.5 } else if k == 580 { 740.5 } else if k == 581 { 743.5 } else if k == 582 { 746.5 } else if k == 583 { 749.5 } else if k == 584 { 752.5 } else if k == 585 { 755.5 } else if k == 586 { 758.5 } else if k == 587 { 761.5 } else if k == 588 { 764.5 } else if k == 589 { 767.5 } else if k == 590 { 770.5 } else if k == 591 { 773.5 } else if k == 592 { 776.5 } else if k == 593 { 779.5 } else if k == 594 { 782.5 } else if k == 595 { 785.5 } else if k == 596 { 788.5 } else if k == 597 { 791.5 } else if k == 598 { 794.5 } else if k == 599 { 797.5 } else if k == 600 { 800.5 } else if k == 601 { 803.5 } else if k == 602 { 806.5 } else if k == 603 { 809.5 } else if k == 604 { 812.5 } else if k == 605 { 815.5 } else if k == 606 { 818.5 } else if k == 607 { 821.5 } else if k == 608 { 824.5 } else if k == 609 { 827.5 } else if k == 610 { 830.5 } else if k == 611 { 833.5 } else if k == 612 { 836.5 } else if k == 613 { 839.5 } else if k == 614 { 842.5 } else if k == 615 { 845.5 } else if k == 616 { 848.5 } else if k == 617 { 851.5 } else if k == 618 { 854.5 } else if k == 619 { 857.5 } else if k == 620 { 860.5 } else if k == 621 { 863.5 } else if k == 622 { 866.5 } else if k == 623 { 869.5 } else if k == 624 { 872.5 } else if k == 625 { 875.5 } else if k == 626 { 878.5 } else if k == 627 { 881.5 } else if k == 628 { 884.5 } else if k == 629 { 887.5 } else if k == 630 { 890.5 } else if k == 631 { 893.5 } else if k == 632 { 896.5 } else if k == 633 { 899.5 } else if k == 634 { 902.5 } else if k == 635 { 905.5 } else if k == 636 { 908.5 } else if k == 637 { 911.5 } else if k == 638 { 914.5 } else if k == 639 { 917.5 } else if k == 640 { 920.5 } else if k == 641 { 923.5 } else if k == 642 { 926.5 } else if k == 643 { 929.5 } else if k == 644 { 932.5 } else if k == 645 { 935.5 } else if k == 646 { 938.5 } else if k == 647 { 941.5 } else if k == 648 { 944.5 } else if k == 649 { 947.5 } else if k == 650 { 950.5 } else if k == 651 { 953.5 } else if k == 652 { 956.5 } else if k == 653 { 959.5 } else if k == 654 { 962.5 } else if k == 655 { 965.5 } else if k == 656 { 968.5 } else if k == 657 { 971.5 } else if k == 658 { 974.5 } else if k == 659 { 977.5 } else if k == 660 { 980.5 } else if k == 661 { 983.5 } else if k == 662 { 986.5 } else if k == 663 { 989.5 } else if k == 664 { 992.5 } else if k == 665 { 995.5 } else if k == 666 { 998.5 } else if k == 667 { 1.5 } else if k == 668 { 4.5 } else if k == 669 { 7.5 } else if k == 670 { 10.5 } else if k == 671 { 13.5 } else if k == 672 { 16.5 } else if k == 673 { 19.5 } else if k == 674 { 22.5 } else if k == 675 { 25.5 } else if k == 676 { 28.5 } else if k == 677 { 31.5 } else if k == 678 { 34.5 } else if k == 679 { 37.5 } else if k == 680 { 40.5 } else if k == 681 { 43.5 } else if k == 682 { 46.5 } else if k == 683 { 49.5 } else if k == 684 { 52.5 } else if k == 685 { 55.5 } else if k == 686 { 58.5 } else if k == 687 { 61.5 } else if k == 688 { 64.5 } else if k == 689 { 67.5 } else if k == 690 { 70.5 } else if k == 691 { 73.5 } else if k == 692 { 76.5 } else if k == 693 { 79.5 } else if k == 694 { 82.5 } else if k == 695 { 85.5 } else if k == 696 { 88.5 } else if k == 697 { 91.5 } else if k == 698 { 94.5 } else if k == 699 { 97.5 } else if k == 700 { 100.5 } else if k == 701 { 103.5 } else if k == 702 { 106.5 } else if k == 703 { 109.5 } else if k == 704 { 112.5 } else if k == 705 { 115.5 } else if k == 706 { 118.5 } else if k == 707 { 121.5 } else if k == 708 { 124.5 } else if k == 709 { 127.5 } else if k == 710 { 130.5 } else if k == 711 { 133.5 } else if k == 712 { 136.5 } else if k == 713 { 139.5 } else if k == 714 { 142.5 } else if k == 715 { 145.5 } else if k == 716 { 148.5 } else if k == 717 { 151.5 } else if k == 718 { 154.5 } else if k == 719 { 157.5 } else if k == 720 { 160.5 } else if k == 721 { 163.5 } else if k == 722 { 166.5 } else if k == 723 { 169.5 } else if k == 724 { 172.5 } else if k == 725 { 175.5 } else if k == 726 { 178.5 } else if k == 727 { 181.5 } else if k == 728 { 184.5 } else if k == 729 { 187.5 } else if k == 730 { 190.5 } else if k == 731 { 193.5 } else if k == 732 { 196.5 } else if k == 733 { 199.5 } else if k == 734 { 202.5 } else if k == 735 { 205.5 } else if k == 736 { 208.5 } else if k == 737 { 211.5 } else if k == 738 { 214.5 } else if k == 739 { 217.5 } else if k == 740 { 220.5 } else if k == 741 { 223.5 } else if k == 742 { 226.5 } else if k == 743 { 229.5 } else if k == 744 { 232.5 } else if k == 745 { 235.5 } else if k == 746 { 238.5 } else if k == 747 { 241.5 } else if k == 748 { 244.5 } else if k == 749 { 247.5 } else if k == 750 { 250.5 } else if k == 751 { 253.5 } else if k == 752 { 256.5 } else if k == 753 { 259.5 } else if k == 754 { 262.5 } else if k == 755 { 265.5 } else if k == 756 { 268.5 } else if k == 757 { 271.5 } else if k == 758 { 274.5 } else if k == 759 { 277.5 } else if k == 760 { 280.5 } else if k == 761 { 283.5 } else if k == 762 { 286.5 } else if k == 763 { 289.5 } else if k == 764 { 292.5 } else if k == 765 { 295.5 } else if k == 766 { 298.5 } else if k == 767 { 301.5 } else if k == 768 { 304.5 } else if k == 769 { 307.5 } else if k == 770 { 310.5 } else if k == 771 { 313.5 } else if k == 772 { 316.5 } else if k == 773 { 319.5 } else if k == 774 { 322.5 } else if k == 775 { 325.5 } else if k == 776 { 328.5 } else if k == 777 { 331.5 } else if k == 778 { 334.5 } else if k == 779 { 337.5 } else if k == 780 { 340.5 } else if k == 781 { 343.5 } else if k == 782 { 346.5 } else if k == 783 { 349.5 } else if k == 784 { 352.5 } else if k == 785 { 355.5 } else if k == 786 { 358.5 } else if k == 787 { 361.5 } else if k == 788 { 364.5 } else if k == 789 { 367.5 } else if k == 790 { 370.5 } else if k == 791 { 373.5 } else if k == 792 { 376.5 } else if k == 793 { 379.5 } else if k == 794 { 382.5 } else if k == 795 { 385.5 } else if k == 796 { 388.5 } else if k == 797 { 391.5 } else if k == 798 { 394.5 } else if k == 799 { 397.5 } else if k == 800 { 400.5 } else if k == 801 { 403.5 } else if k == 802 { 406.5 } else if k == 803 { 409.5 } else if k == 804 { 412.5 } else if k == 805 { 415.5 } else if k == 806 { 418.5 } else if k == 807 { 421.5 } else if k == 808 { 424.5 } else if k == 809 { 427.5 } else if k == 810 { 430.5 } else if k == 811 { 433.5 } else if k == 812 { 436.5 } else if k == 813 { 439.5 } else if k == 814 { 442.5 } else if k == 815 { 445.5 } else if k == 816 { 448.5 } else if k == 817 { 451.5 } else if k == 818 { 454.5 } else if k == 819 { 457.5 } else if k == 820 { 460.5 } else if k == 821 { 463.5 } else if k == 822 { 466.5 } else if k == 823 { 469.5 } else if k == 824 { 472.5 } else if k == 825 { 475.5 } else if k == 826 { 478.5 } else if k == 827 { 481.5 } else if k == 828 { 484.5 } else if k == 829 { 487.5 } else if k == 830 { 490.5 } else if k == 831 { 493.5 } else if k == 832 { 496.5 } else if k == 833 { 499.5 } else if k == 834 { 502.5 } else if k == 835 { 505.5 } else if k == 836 { 508.5 } else if k == 837 { 511.5 } else if k == 838 { 514.5 } else if k == 839 { 517.5 } else if k == 840 { 520.5 } else if k == 841 { 523.5 } else if k == 842 { 526.5 } else if k == 843 { 529.5 } else if k == 844 { 532.5 } else if k == 845 { 535.5 } else if k == 846 { 538.5 } else if k == 847 { 541.5 } else if k == 848 { 544.5 } else if k == 849 { 547.5 } else if k == 850 { 550.5 } else if k == 851 { 553.5 } else if k == 852 { 556.5 } else if k == 853 { 559.5 } else if k == 854 { 562.5 } else if k == 855 { 565.5 } else if k == 856 { 568.5 } else if k == 857 { 571.5 } else if k == 858 { 574.5 } else if k == 859 { 577.5 } else if k == 860 { 580.5 } else if k == 861 { 583.5 } else if k == 862 { 586.5 } else if k == 863 { 589.5 } else if k == 864 { 592.5 } else if k == 865 { 595.5 } else if k == 866 { 598.5 } else if k == 867 { 601.5 } else if k == 868 { 604.5 } else if k == 869 { 607.5 } else if k == 870 { 610.5 } else if k == 871 { 613.5 } else if k == 872 { 616.5 } else if k == 873 { 619.5 } else if k == 874 { 622.5 } else if k == 875 { 625.5 } else if k == 876 { 628.5 } else if k == 877 { 631.5 } else if k == 878 { 634.5 } else if k == 879 { 637.5 } else if k == 880 { 640.5 } else if k == 881 { 643.5 } else if k == 882 { 646.5 } else if k == 883 { 649.5 } else if k == 884 { 652.5 } else if k == 885 { 655.5 } else if k == 886 { 658.5 } else if k == 887 { 661.5 } else if k == 888 { 664.5 } else if k == 889 { 667.5 } else if k == 890 { 670.5 } else if k == 891 { 673.5 } else if k == 892 { 676.5 } else if k == 893 { 679.5 } else if k == 894 { 682.5 } else if k == 895 { 685.5 } else if k == 896 { 688.5 } else if k == 897 { 691.5 } else if k == 898 { 694.5 } else if k == 899 { 697.5 } else if k == 900 { 700.5 } else if k == 901 { 703.5 } else if k == 902 { 706.5 } else if k == 903 { 709.5 } else if k == 904 { 712.5 } else if k == 905 { 715.5 } else if k == 906 { 718.5 } else if k == 907 { 721.5 } else if k == 908 { 724.5 } else if k == 909 { 727.5 } else if k == 910 { 730.5 } else if k == 911 { 733.5 } else if k == 912 { 736.5 } else if k == 913 { 739.5 } else if k == 914 { 742.5 } else if k == 915 { 745.5 } else if k == 916 { 748.5 } else if k == 917 { 751.5 } else if k == 918 { 754.5 } else if k == 919 { 757.5 } else if k == 920 { 760.5 } else if k == 921 { 763.5 } else if k == 922 { 766.5 } else if k == 923 { 769.5 } else if k == 924 { 772.5 } else if k == 925 { 775.5 } else if k == 926 { 778.5 } else if k == 927 { 781.5 } else if k == 928 { 784.5 } else if k == 929 { 787.5 } else if k == 930 { 790.5 } else if k == 931 { 793.5 } else if k == 932 { 796.5 } else if k == 933 { 799.5 } else if k == 934 { 802.5 } else if k == 935 { 805.5 } else if k == 936 { 808.5 } else if k == 937 { 811.5 } else if k == 938 { 814.5 } else if k == 939 { 817.5 } else if k == 940 { 820.5 } else if k == 941 { 823.5 } else if k == 942 { 826.5 } else if k == 943 { 829.5 } else if k == 944 { 832.5 } else if k == 945 { 835.5 } else if k == 946 { 838.5 } else if k == 947 { 841.5 } else if k == 948 { 844.5 } else if k == 949 { 847.5 } else if k == 950 { 850.5 } else if k == 951 { 853.5 } else if k == 952 { 856.5 } else if k == 953 { 859.5 } else if k == 954 { 862.5 } else if k == 955 { 865.5 } else if k == 956 { 868.5 } else if k == 957 { 871.5 } else if k == 958 { 874.5 } else if k == 959 { 877.5 } else if k == 960 { 880.5 } else if k == 961 { 883.5 } else if k == 962 { 886.5 } else if k == 963 { 889.5 } else if k == 964 { 892.5 } else if k == 965 { 895.5 } else if k == 966 { 898.5 } else if k == 967 { 901.5 } else if k == 968 { 904.5 } else if k == 969 { 907.5 } else if k == 970 { 910.5 } else if k == 971 { 913.5 } else if k == 972 { 916.5 } else if k == 973 { 919.5 } else if k == 974 { 922.5 } else if k == 975 { 925.5 } else if k == 976 { 928.5 } else if k == 977 { 931.5 } else if k == 978 { 934.5 } else if k == 979 { 937.5 } else if k == 980 { 940.5 } else if k == 981 { 943.5 } else if k == 982 { 946.5 } else if k == 983 { 949.5 } else if k == 984 { 952.5 } else if k == 985 { 955.5 } else if k == 986 { 958.5 } else if k == 987 { 961.5 } else if k == 988 { 964.5 } else if k == 989 { 967.5 } else if k == 990 { 970.5 } else if k == 991 { 973.5 } else if k == 992 { 976.5 } else if k == 993 { 979.5 } else if k == 994 { 982.5 } else if k == 995 { 985.5 } else if k == 996 { 988.5 } else if k == 997 { 991.5 } else if k == 998 { 994.5 } else if k == 999 { 997.5 } else if k == 1000 { 0.5 } else if k == 1001 { 3.5 } else if k == 1002 { 6.5 } else if k == 1003 { 9.5 } else if k == 1004 { 12.5 } else if k == 1005 { 15.5 } else if k == 1006 { 18.5 } else if k == 1007 { 21.5 } else if k == 1008 { 24.5 } else if k == 1009 { 27.5 } else if k == 1010 { 30.5 } else if k == 1011 { 33.5 } else if k == 1012 { 36.5 } else if k == 1013 { 39.5 } else if k == 1014 { 42.5 } else if k == 1015 { 45.5 } else if k == 1016 { 48.5 } else if k == 1017 { 51.5 } else if k == 1018 { 54.5 } else if k == 1019 { 57.5 } else if k == 1020 { 60.5 } else if k == 1021 { 63.5 } else if k == 1022 { 66.5 } else if k == 1023 { 69.5 } else if k == 1024 { 72.5 } else if k == 1025 { 75.5 } else if k == 1026 { 78.5 } else if k == 1027 { 81.5 } else if k == 1028 { 84.5 } else if k == 1029 { 87.5 } else if k == 1030 { 90.5 } else if k == 1031 { 93.5 } else if k == 1032 { 96.5 } else if k == 1033 { 99.5 } else if k == 1034 { 102.5 } else if k == 1035 { 105.5 } else if k == 1036 { 108.5 } else if k == 1037 { 111.5 } else if k == 1038 { 114.5 } else if k == 1039 { 117.5 } else if k == 1040 { 120.5 } else if k == 1041 { 123.5 } else if k == 1042 { 126.5 } else if k == 1043 { 129.5 } else if k == 1044 { 132.5 } else if k == 1045 { 135.5 } else if k == 1046 { 138.5 } else if k == 1047 { 141.5 } else if k == 1048 { 144.5 } else if k == 1049 { 147.5 } else if k == 1050 { 150.5 } else if k == 1051 { 153.5 } else if k == 1052 { 156.5 } else if k == 1053 { 159.5 } else if k == 1054 { 162.5 } else if k == 1055 { 165.5 } else if k == 1056 { 168.5 } else if k == 1057 { 171.5 } else if k == 1058 { 174.5 } else if k == 1059 { 177.5 } else if k == 1060 { 180.5 } else if k == 1061 { 183.5 } else if k == 1062 { 186.5 } else if k == 1063 { 189.5 } else if k == 1064 { 192.5 } else if k == 1065 { 195.5 } else if k == 1066 { 198.5 } else if k == 1067 { 201.5 } else if k == 1068 { 204.5 } else if k == 1069 { 207.5 } else if k == 1070 { 210.5 } else if k == 1071 { 213.5 } else if k == 1072 { 216.5 } else if k == 1073 { 219.5 } else if k == 1074 { 222.5 } else if k == 1075 { 225.5 } else if k == 1076 { 228.5 } else if k == 1077 { 231.5 } else if k == 1078 { 234.5 } else if k == 1079 { 237.5 } else if k == 1080 { 240.5 } else if k == 1081 { 243.5 } else if k == 1082 { 246.5 } else if k == 1083 { 249.5 } else if k == 1084 { 252.5 } else if k == 1085 { 255.5 } else if k == 1086 { 258.5 } else if k == 1087 { 261.5 } else if k == 1088 { 264.5 } else if k == 1089 { 267.5 } else if k == 1090 { 270.5 } else if k == 1091 { 273.5 } else if k == 1092 { 276.5 } else if k == 1093 { 279.5 } else if k == 1094 { 282.5 } else if k == 1095 { 285.5 } else if k == 1096 { 288.5 } else if k == 1097 { 291.5 } else if k == 1098 { 294.5 } else if k == 1099 { 297.5 } else if k == 1100 { 300.5 } else if k == 1101 { 303.5 } else if k == 1102 { 306.5 } else if k == 1103 { 309.5 } else if k == 1104 { 312.5 } else if k == 1105 { 315.5 } else if k == 1106 { 318.5 } else if k == 1107 { 321.5 } else if k == 1108 { 324.5 } else if k == 1109 { 327.5 } else if k == 1110 { 330.5 } else if k == 1111 { 333.5 } else if k == 1112 { 336.5 } else if k == 1113 { 339.5 } else if k == 1114 { 342.5 } else if k == 1115 { 345.5 } else if k == 1116 { 348.5 } else if k == 1117 { 351.5 } else if k == 1118 { 354.5 } else if k == 1119 { 357.5 } else if k == 1120 { 360.5 } else if k == 1121 { 363.5 } else if k == 1122 { 366.5 } else if k == 1123 { 369.5 } else if k == 1124 { 372.5 } else if k == 1125 { 375.5 } else if k == 1126 { 378.5 } else if k == 1127 { 381.5 } else if k == 1128 { 384.5 } else if k == 1129 { 387.5 } else if k == 1130 { 390.5 } else if k == 1131 { 393.5 } else if k == 1132 { 396.5 } else if k == 1133 { 399.5 } else if k == 1134 { 402.5 } else if k == 1135 { 405.5 } else if k == 1136 { 408.5 } else if k == 1137 { 411.5 } else if k == 1138 { 414.5 } else if k == 1139 { 417.5 } else if k == 1140 { 420.5 } else if k == 1141 { 423.5 } else if k == 1142 { 426.5 } else if k == 1143 { 429.5 } else if k == 1144 { 432.5 } else if k == 1145 { 435.5 } else if k == 1146 { 438.5 } else if k == 1147 { 441.5 } else if k == 1148 { 444.5 } else if k == 1149 { 447.5 } else if k == 1150 { 450.5 } else if k == 1151 { 453.5 } else if k == 1152 { 456.5 } else if k == 1153 { 459.5 } else if k == 1154 { 462.5 } else if k == 1155 { 465.5 } else if k == 1156 { 468.5 } else if k == 1157 { 471.5 } else if k == 1158 { 474.5 } else if k == 1159 { 477.5 } else if k == 1160 { 480.5 } else if k == 1161 { 483.5 } else if k == 1162 { 486.5 } else if k == 1163 { 489.5 } else if k == 1164 { 492.5 } else if k == 1165 { 495.5 } else if k == 1166 { 498.5 } else if k == 1167 { 501.5 } else if k == 1168 { 504.5 } else if k == 1169 { 507.5 } else if k == 1170 { 510.5 } else if k == 1171 { 513.5 } else if k == 1172 { 516.5 } else if k == 1173 { 519.5 } else if k == 1174 { 522.5 } else if k == 1175 { 525.5 } else if k == 1176 { 528.5 } else if k == 1177 { 531.5 } else if k == 1178 { 534.5 } else if k == 1179 { 537.5 } else if k == 1180 { 540.5 } else if k == 1181 { 543.5 } else if k == 1182 { 546.5 } else if k == 1183 { 549.5 } else if k == 1184 { 552.5 } else if k == 1185 { 555.5 } else if k == 1186 { 558.5 } else if k == 1187 { 561.5 } else if k == 1188 { 564.5 } else if k == 1189 { 567.5 } else if k == 1190 { 570.5 } else if k == 1191 { 573.5 } else if k == 1192 { 576.5 } else if k == 1193 { 579.5 } else if k == 1194 { 582.5 } else if k == 1195 { 585.5 } else if k == 1196 { 588.5 } else if k == 1197 { 591.5 } else if k == 1198 { 594.5 } else if k == 1199 { 597.5 } else if k == 1200 { 600.5 } else if k == 1201 { 603.5 } else if k == 1202 { 606.5 } else if k == 1203 { 609.5 } else if k == 1204 { 612.5 } else if k == 1205 { 615.5 } else if k == 1206 { 618.5 } else if k == 1207 { 621.5 } else if k == 1208 { 624.5 } else if k == 1209 { 627.5 } else if k == 1210 { 630.5 } else if k == 1211 { 633.5 } else if k == 1212 { 636.5 } else if k == 1213 { 639.5 } else if k == 1214 { 642.5 } else if k == 1215 { 645.5 } else if k == 1216 { 648.5 } else if k == 1217 { 651.5 } else if k == 1218 { 654.5 } else if k == 1219 { 657.5 } else if k == 1220 { 660.5 } else if k == 1221 { 663.5 } else if k == 1222 { 666.5 } else if k == 1223 { 669.5 } else if k == 1224 { 672.5 } else if k == 1225 { 675.5 } else if k == 1226 { 678.5 } else if k == 1227 { 681.5 } else if k == 1228 { 684.5 } else if k == 1229 { 687.5 } else if k == 1230 { 690.5 } else if k == 1231 { 693.5 } else if k == 1232 { 696.5 } else if k == 1233 { 699.5 } else if k == 1234 { 702.5 } else if k == 1235 { 705.5 } else if k == 1236 { 708.5 } else if k == 1237 { 711.5 } else if k == 1238 { 714.5 } else if k == 1239 { 717.5 } else if k == 1240 { 720.5 } else if k == 1241 { 723.5 } else if k == 1242 { 726.5 } else if k == 1243 { 729.5 } else if k == 1244 { 732.5 } else if k == 1245 { 735.5 } else if k == 1246 { 738.5 } else if k == 1247 { 741.5 } else if k == 1248 { 744.5 } else if k == 1249 { 747.5 } else if k == 1250 { 750.5 } else if k == 1251 { 753.5 } else if k == 1252 { 756.5 } else if k == 1253 { 759.5 } else if k == 1254 { 762.5 } else if k == 1255 { 765.5 } else if k == 1256 { 768.5 } else if k == 1257 { 771.5 } else if k == 1258 { 774.5 } else if k == 1259 { 777.5 } else if k == 1260 { 780.5 } else if k == 1261 { 783.5 } else if k == 1262 { 786.5 } else if k == 1263 { 789.5 } else if k == 1264 { 792.5 } else if k == 1265 { 795.5 } else if k == 1266 { 798.5 } else if k == 1267 { 801.5 } else if k == 1268 { 804.5 } else if k == 1269 { 807.5 } else if k == 1270 { 810.5 } else if k == 1271 { 813.5 } else if k == 1272 { 816.5 } else if k == 1273 { 819.5 } else if k == 1274 { 822.5 } else if k == 1275 { 825.5 } else if k == 1276 { 828.5 } else if k == 1277 { 831.5 } else if k == 1278 { 834.5 } else if k == 1279 { 837.5 } else if k == 1280 { 840.5 } else if k == 1281 { 843.5 } else if k == 1282 { 846.5 } else if k == 1283 { 849.5 } else if k == 1284 { 852.5 } else if k == 1285 { 855.5 } else if k == 1286 { 858.5 } else if k == 1287 { 861.5 } else if k == 1288 { 864.5 } else if k == 1289 { 867.5 } else if k == 1290 { 870.5 } else if k == 1291 { 873.5 } else if k == 1292 { 876.5 } else if k == 1293 { 879.5 } else if k == 1294 { 882.5 } else if k == 1295 { 885.5 } else if k == 1296 { 888.5 } else if k == 1297 { 891.5 } else if k == 1298 { 894.5 } else if k == 1299 { 897.5 } else if k == 1300 { 900.5 } else if k == 1301 { 903.5 } else if k == 1302 { 906.5 } else if k == 1303 { 909.5 } else if k == 1304 { 912.5 } else if k == 1305 { 915.5 } else if k == 1306 { 918.5 } else if k == 1307 { 921.5 } else if k == 1308 { 924.5 } else if k == 1309 { 927.5 } else if k == 1310 { 930.5 } else if k == 1311 { 933.5 } else if k == 1312 { 936.5 } else if k == 1313 { 939.5 } else if k == 1314 { 942.5 } else if k == 1315 { 945.5 } else if k == 1316 { 948.5 } else if k == 1317 { 951.5 } else if k == 1318 { 954.5 } else if k == 1319 { 957.5 } else if k == 1320 { 960.5 } else if k == 1321 { 963.5 } else if k == 1322 { 966.5 } else if k == 1323 { 969.5 } else if k == 1324 { 972.5 } else if k == 1325 { 975.5 } else if k == 1326 { 978.5 } else if k == 1327 { 981.5 } else if k == 1328 { 984.5 } else if k == 1329 { 987.5 } else if k == 1330 { 990.5 } else if k == 1331 { 993.5 } else if k == 1332 { 996.5 } else if k == 1333 { 999.5 } else if k == 1334 { 2.5 } else if k == 1335 { 5.5 } else if k == 1336 { 8.5 } else if k == 1337 { 11.5 } else if k == 1338 { 14.5 } else if k == 1339 { 17.5 } else if k == 1340 { 20.5 } else if k == 1341 { 23.5 } else if k == 1342 { 26.5 } else if k == 1343 { 29.5 } else if k == 1344 { 32.5 } else if k == 1345 { 35.5 } else if k == 1346 { 38.5 } else if k == 1347 { 41.5 } else if k == 1348 { 44.5 } else if k == 1349 { 47.5 } else if k == 1350 { 50.5 } else if k == 1351 { 53.5 } else if k == 1352 { 56.5 } else if k == 1353 { 59.5 } else if k == 1354 { 62.5 } else if k == 1355 { 65.5 } else if k == 1356 { 68.5 } else if k == 1357 { 71.5 } else if k == 1358 { 74.5 } else if k == 1359 { 77.5 } else if k == 1360 { 80.5 } else if k == 1361 { 83.5 } else if k == 1362 { 86.5 } else if k == 1363 { 89.5 } else if k == 1364 { 92.5 } else if k == 1365 { 95.5 } else if k == 1366 { 98.5 } else if k == 1367 { 101.5 } else if k == 1368 { 104.5 } else if k == 1369 { 107.5 } else if k == 1370 { 110.5 } else if k == 1371 { 113.5 } else if k == 1372 { 116.5 } else if k == 1373 { 119.5 } else if k == 1374 { 122.5 } else if k == 1375 { 125.5 } else if k == 1376 { 128.5 } else if k == 1377 { 131.5 } else if k == 1378 { 134.5 } else if k == 1379 { 137.5 } else if k == 1380 { 140.5 } else if k == 1381 { 143.5 } else if k == 1382 { 146.5 } else if k == 1383 { 149.5 } else if k == 1384 { 152.5 } else if k == 1385 { 155.5 } else if k == 1386 { 158.5 } else if k == 1387 { 161.5 } else if k == 1388 { 164.5 } else if k == 1389 { 167.5 } else if k == 1390 { 170.5 } else if k == 1391 { 173.5 } else if k == 1392 { 176.5 } else if k == 1393 { 179.5 } else if k == 1394 { 182.5 } else if k == 1395 { 185.5 } else if k == 1396 { 188.5 } else if k == 1397 { 191.5 } else if k == 1398 { 194.5 } else if k == 1399 { 197.5 } else if k == 1400 { 200.5 } else if k == 1401 { 203.5 } else if k == 1402 { 206.5 } else if k == 1403 { 209.5 } else if k == 1404 { 212.5 } else if k == 1405 { 215.5 } else if k == 1406 { 218.5 } else if k == 1407 { 221.5 } else if k == 1408 { 224.5 } else if k == 1409 { 227.5 } else if k == 1410 { 230.5 } else if k == 1411 { 233.5 } else if k == 1412 { 236.5 } else if k == 1413 { 239.5 } else if k == 1414 { 242.5 } else if k == 1415 { 245.5 } else if k == 1416 { 248.5 } else if k == 1417 { 251.5 } else if k == 1418 { 254.5 } else if k == 1419 { 257.5 } else if k == 1420 { 260.5 } else if k == 1421 { 263.5 } else if k == 1422 { 266.5 } else if k == 1423 { 269.5 } else if k == 1424 { 272.5 } else if k == 1425 { 275.5 } else if k == 1426 { 278.5 } else if k == 1427 { 281.5 } else if k == 1428 { 284.5 } else if k == 1429 { 287.5 } else if k == 1430 { 290.5 } else if k == 1431 { 293.5 } else if k == 1432 { 296.5 } else if k == 1433 { 299.5 } else if k == 1434 { 302.5 } else if k == 1435 { 305.5 } else if k == 1436 { 308.5 } else if k == 1437 { 311.5 } else if k == 1438 { 314.5 } else if k == 1439 { 317.5 } else if k == 1440 { 320.5 } else if k == 1441 { 323.5 } else if k == 1442 { 326.5 } else if k == 1443 { 329.5 } else if k == 1444 { 332.5 } else if k == 1445 { 335.5 } else if k == 1446 { 338.5 } else if k == 1447 { 341.5 } else if k == 1448 { 344.5 } else if k == 1449 { 347.5 } else if k == 1450 { 350.5 } else if k == 1451 { 353.5 } else if k == 1452 { 356.5 } else if k == 1453 { 359.5 } else if k == 1454 { 362.5 } else if k == 1455 { 365.5 } else if k == 1456 { 368.5 } else if k == 1457 { 371.5 } else if k == 1458 { 374.5 } else if k == 1459 { 377.5 } else if k == 1460 { 380.5 } else if k == 1461 { 383.5 } else if k == 1462 { 386.5 } else if k == 1463 { 389.5 } else if k == 1464 { 392.5 } else if k == 1465 { 395.5 } else if k == 1466 { 398.5 } else if k == 1467 { 401.5 } else if k == 1468 { 404.5 } else if k == 1469 { 407.5 } else if k == 1470 { 410.5 } else if k == 1471 { 413.5 } else if k == 1472 { 416.5 } else if k == 1473 { 419.5 } else if k == 1474 { 422.5 } else if k == 1475 { 425.5 } else if k == 1476 { 428.5 } else if k == 1477 { 431.5 } else if k == 1478 { 434.5 } else if k == 1479 { 437.5 } else if k == 1480 { 440.5 } else if k == 1481 { 443.5 } else if k == 1482 { 446.5 } else if k == 1483 { 449.5 } else if k == 1484 { 452.5 } else if k == 1485 { 455.5 } else if k == 1486 { 458.5 } else if k == 1487 { 461.5 } else if k == 1488 { 464.5 } else if k == 1489 { 467.5 } else if k == 1490 { 470.5 } else if k == 1491 { 473.5 } else if k == 1492 { 476.5 } else if k == 1493 { 479.5 } else if k == 1494 { 482.5 } else if k == 1495 { 485.5 } else if k == 1496 { 488.5 } else if k == 1497 { 491.5 } else if k == 1498 { 494.5 } else if k == 1499 { 497.5 } else { -1.0 };
+        out[i] = v;
     }
 }
 
@@ -1293,6 +3107,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &chains::KERNEL,
         &right_nested::KERNEL,
         &else_if::KERNEL,
+        &else_if_value::KERNEL,
         &nested_blocks::KERNEL,
     ]
 }

@@ -169,6 +169,68 @@ pub fn __global__(
     }
 }
 
+/// Outside constants named like CUDA math functions (the attack's `y1`, and
+/// `lgamma`, `normcdff`): in C they live at global scope beside NVRTC's
+/// declarations.
+#[allow(non_upper_case_globals)]
+pub const y1: f32 = 2.0;
+#[allow(non_upper_case_globals)]
+pub const lgamma: f32 = 0.5;
+#[allow(non_upper_case_globals)]
+pub const normcdff: i32 = 3;
+
+/// A kernel named like a CUDA math function NVRTC declares (`erfc`), reading
+/// an outside constant named like another (`y1`).
+#[gpu_kernel]
+pub fn erfc(x: &mut [f32]) {
+    let i = grid(1);
+    if i < x.len() {
+        x[i] = x[i] + y1;
+    }
+}
+
+/// A kernel named like a Bessel function.
+#[gpu_kernel]
+pub fn j0(x: &mut [f32]) {
+    let i = grid(1);
+    if i < x.len() {
+        x[i] += 1.0;
+    }
+}
+
+/// A local named like the vector type the emitted code declares
+/// `thread_idx()` with (`uint3`), and one named like `dim3`.
+#[gpu_kernel]
+pub fn uint3_local(out: &mut [u32]) {
+    let uint3 = 1u32;
+    let t = thread_idx();
+    let dim3 = block_dim();
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = t.x as u32 + uint3 + 10 * dim3.x as u32;
+    }
+}
+
+/// A kernel named like a math function (`normcdf`), with parameters, locals, a
+/// shared array and outside constants named like vector types, math
+/// functions, `make_` constructors, atomics, C types and runtime API names.
+#[gpu_kernel]
+pub fn normcdf(rhypot: &[f32], float4: &mut [f32], size_t: usize, cudaMalloc: f32) {
+    let int2 = shared_array::<[f32; 8]>();
+    let make_int2 = thread_idx().x;
+    let atomicAdd = lgamma * 2.0;
+    let sinpi = normcdff as f32;
+    let printf = 1.5f32;
+    if make_int2 < 8 {
+        int2[make_int2] = printf;
+    }
+    syncthreads();
+    let i = grid(1);
+    if i < float4.len() && i < rhypot.len() {
+        float4[i] = rhypot[i] * atomicAdd + sinpi + size_t as f32 + cudaMalloc + int2[make_int2 % 8];
+    }
+}
+
 /// Every kernel of this module.
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
@@ -182,5 +244,9 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &gj_names::KERNEL,
         &r#fn::KERNEL,
         &__global__::KERNEL,
+        &erfc::KERNEL,
+        &j0::KERNEL,
+        &uint3_local::KERNEL,
+        &normcdf::KERNEL,
     ]
 }

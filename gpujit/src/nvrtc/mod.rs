@@ -340,14 +340,34 @@ pub(crate) fn options(arch: &str, output: Output) -> Vec<String> {
     options
 }
 
+/// Stack for NVRTC's compile: its parser recurses once per `else if` arm
+/// and `?:` of a chain, and a 1500-arm chain (which rustc accepts) overflows
+/// a 2 MiB thread (rayon's, a test's). Only the pages touched are committed.
+const NVRTC_STACK_BYTES: usize = 64 << 20;
+
 /// Compiles `source` with `options` and returns the chosen output and the
-/// program log. See [`compile_ptx`] for the errors.
+/// program log, on a thread with [`NVRTC_STACK_BYTES`] of stack (on the
+/// caller's own if no thread can be started). See [`compile_ptx`] for the
+/// errors.
 pub(crate) fn compile(
     source: &str,
     kernel_name: &str,
     options: &[String],
     output: Output,
 ) -> Result<(Vec<u8>, String)> {
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("gpujit-nvrtc".into())
+            .stack_size(NVRTC_STACK_BYTES)
+            .spawn_scoped(s, || compile_here(source, kernel_name, options, output));
+        match worker {
+            Ok(w) => w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => compile_here(source, kernel_name, options, output),
+        }
+    })
+}
+
+fn compile_here(source: &str, kernel_name: &str, options: &[String], output: Output) -> Result<(Vec<u8>, String)> {
     let api = api()?;
     let compile_err = |log: String| Error::NvrtcCompile {
         kernel: kernel_name.to_string(),
