@@ -56,6 +56,9 @@ use saxpy_example::saxpy;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
+/// One measurement of the check: its title and the function that runs it.
+type Step = (&'static str, fn(&mut Check) -> Res<()>);
+
 /// A kernel with nothing to do: launch overhead.
 #[gpu_kernel]
 fn empty() {}
@@ -309,7 +312,7 @@ fn run() -> Res<()> {
         }
     )?;
 
-    let steps: [(&str, fn(&mut Check) -> Res<()>); 7] = [
+    let steps: [Step; 7] = [
         ("kernels vs hand-written CUDA C", kernels_vs_raw),
         ("grayscale bandwidth", grayscale_bandwidth),
         ("launch overhead", launch_overhead),
@@ -776,7 +779,7 @@ fn float_casts(c: &mut Check) -> Res<()> {
         0.5,
         1e-45,
         1.8446744e19,
-        -9.2233725e18,
+        -9.223_372e18,
     ];
     let d: Vec<f64> = x.iter().map(|&v| f64::from(v) * 1.5).collect();
     let n = x.len();

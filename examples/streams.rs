@@ -21,7 +21,7 @@
 
 #[path = "matmul.rs"]
 #[allow(dead_code)]
-mod matmul;
+pub mod matmul;
 
 use matmul::{matmul_tiled, max_rel_error, test_matrix, TILE};
 use ndarray::Array2;
