@@ -89,12 +89,18 @@ macro_rules! dim_component {
         }
         impl IntoDim3 for $t {
             fn into_dim3(self, what: &str) -> Result<Dim3> {
-                Ok(Dim3::new(self.to_u32(&format!("{what}.x"))?, 1, 1))
+                Ok(Dim3::new(axis(self, what, 'x')?, 1, 1))
             }
         }
     )*};
 }
 dim_component!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// Component `axis` of `what` as `u32`. A launch formats nothing: the name
+/// (`grid.y`) is only spelled out for the error.
+fn axis<C: DimComponent>(v: C, what: &str, axis: char) -> Result<u32> {
+    v.to_u32("").or_else(|_| v.to_u32(&format!("{what}.{axis}")))
+}
 
 impl IntoDim3 for Dim3 {
     fn into_dim3(self, _what: &str) -> Result<Dim3> {
@@ -104,20 +110,16 @@ impl IntoDim3 for Dim3 {
 
 impl<A: DimComponent, B: DimComponent> IntoDim3 for (A, B) {
     fn into_dim3(self, what: &str) -> Result<Dim3> {
-        Ok(Dim3::new(
-            self.0.to_u32(&format!("{what}.x"))?,
-            self.1.to_u32(&format!("{what}.y"))?,
-            1,
-        ))
+        Ok(Dim3::new(axis(self.0, what, 'x')?, axis(self.1, what, 'y')?, 1))
     }
 }
 
 impl<A: DimComponent, B: DimComponent, C: DimComponent> IntoDim3 for (A, B, C) {
     fn into_dim3(self, what: &str) -> Result<Dim3> {
         Ok(Dim3::new(
-            self.0.to_u32(&format!("{what}.x"))?,
-            self.1.to_u32(&format!("{what}.y"))?,
-            self.2.to_u32(&format!("{what}.z"))?,
+            axis(self.0, what, 'x')?,
+            axis(self.1, what, 'y')?,
+            axis(self.2, what, 'z')?,
         ))
     }
 }
