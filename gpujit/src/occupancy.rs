@@ -43,6 +43,25 @@ use crate::stream::cuda_backend;
 
 /// The occupancy of one kernel at one block size on the current GPU
 /// (returned by the generated `name::occupancy(block)`).
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn fill(out: &mut [f32]) {
+///     let i = grid(1);
+///     if i < out.len() {
+///         out[i] = 1.0;
+///     }
+/// }
+///
+/// match fill::occupancy(256) {
+///     // On a GPU: resident blocks per multiprocessor for 256 threads each.
+///     Ok(o) => println!("{} blocks of 256 per SM", o.active_blocks_per_multiprocessor),
+///     // On the CPU backend occupancy is a GPU notion: an error says so.
+///     Err(e) => println!("{e}"),
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Occupancy {
     /// Threads per block that were asked about.
@@ -78,6 +97,23 @@ impl Occupancy {
 
 /// The block size that gives a kernel the highest occupancy on the current
 /// GPU (returned by the generated `name::suggested_block_size()`).
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// #[gpu_kernel]
+/// fn fill(out: &mut [f32]) {
+///     let i = grid(1);
+///     if i < out.len() {
+///         out[i] = 1.0;
+///     }
+/// }
+///
+/// match fill::suggested_block_size() {
+///     Ok(s) => println!("{s:?}"), // on a GPU: the block size to launch with
+///     Err(e) => println!("{e}"),  // the CPU backend has no occupancy
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SuggestedBlockSize {
     /// Threads per block (the largest of the sizes with the highest occupancy).
