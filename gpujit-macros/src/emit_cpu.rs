@@ -1,7 +1,10 @@
-//! CPU emitter: kernel model → the body of a native Rust closure run once per
-//! thread by the CPU backend. Every array access goes through the runtime's
-//! bounds-checked `View`, integer arithmetic wraps as it does on the GPU, and
-//! `syncthreads()` hands control to the block scheduler.
+//! CPU emitter: kernel model → native Rust run once per block by the CPU
+//! backend, which loops over the block's threads (see `cpu_split` for kernels
+//! with barriers). This module emits what one thread does: every array
+//! access goes through the runtime's bounds-checked `View`, and integer
+//! arithmetic wraps as it does on the GPU.
+
+use std::cell::Cell;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -14,6 +17,21 @@ pub fn thread_ident() -> Ident {
     Ident::new("gj_thread", Span::mixed_site())
 }
 
+/// The identifier of the block (`gpujit::__private::Block`) in generated code.
+pub fn block_ident() -> Ident {
+    Ident::new("gj_block", Span::mixed_site())
+}
+
+/// The per-thread exit flags of a split kernel whose threads may `return`.
+pub fn exited_ident() -> Ident {
+    Ident::new("gj_exited", Span::mixed_site())
+}
+
+/// The per-thread array that holds local `l` across barriers.
+pub fn spill_ident(l: &Local) -> Ident {
+    format_ident!("gj_spill_{}", l.name, span = Span::mixed_site())
+}
+
 pub fn ident(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
 }
@@ -23,16 +41,15 @@ fn scalar_ty(s: Scalar) -> Ident {
 }
 
 pub struct CpuCode {
-    /// Items before the per-thread closure: body `const`s and the shared layout.
+    /// Items before the block function: body `const`s and the shared layout.
     pub prelude: TokenStream,
     pub shared_bytes: TokenStream,
     pub shared_align: TokenStream,
-    /// The per-thread body.
+    /// The body of the block function (`gj_block` in scope).
     pub body: TokenStream,
 }
 
 pub fn emit(k: &Kernel) -> CpuCode {
-    let e = Emitter { k };
     let mut prelude = TokenStream::new();
     for c in &k.body_consts {
         let name = ident(&c.name);
@@ -53,15 +70,18 @@ pub fn emit(k: &Kernel) -> CpuCode {
         end = quote! { (#off + ::core::mem::size_of::<#ty>()) };
         align = quote! { ::gpujit::__private::max_usize(#align, ::core::mem::align_of::<#elem>()) };
     }
+    // Shared arrays belong to the block: one view each, made once per block.
+    let blk = block_ident();
     let mut body = TokenStream::new();
-    // Scalar parameters are per-thread copies (a thread may reassign them).
-    for p in &k.params {
-        if let ParamKind::Scalar(_) = p.kind {
-            let name = ident(&p.name);
-            body.extend(quote! { #[allow(unused_mut)] let mut #name = #name; });
-        }
+    for (id, sh) in k.shared.iter().enumerate() {
+        let name = ident(&sh.name);
+        let elem = scalar_ty(sh.elem);
+        let off = format_ident!("GJ_SHARED_OFFSET_{}", id);
+        let dims = sh.dims.iter().map(|d| &d.rust);
+        let label = &sh.label;
+        body.extend(quote! { let #name = #blk.shared::<#elem>(#off, &[#((#dims) as usize),*], #label); });
     }
-    body.extend(e.block_stmts(&k.body));
+    body.extend(crate::cpu_split::block_body(k));
     CpuCode {
         prelude,
         shared_bytes: end,
@@ -70,12 +90,59 @@ pub fn emit(k: &Kernel) -> CpuCode {
     }
 }
 
-struct Emitter<'a> {
-    k: &'a Kernel,
+/// A fresh copy of each `mut` scalar parameter (a thread may reassign its own).
+pub(crate) fn param_copies(k: &Kernel, skip: &[bool]) -> TokenStream {
+    let mut ts = TokenStream::new();
+    for p in &k.params {
+        if let ParamKind::Scalar(_) = p.kind {
+            let Some(id) = k.locals.iter().position(|l| l.name == p.name) else {
+                continue;
+            };
+            if k.locals[id].mutable && !skip.get(id).copied().unwrap_or(false) {
+                let name = ident(&p.name);
+                ts.extend(quote! { let mut #name = #name; });
+            }
+        }
+    }
+    ts
 }
 
-impl Emitter<'_> {
-    fn block_stmts(&self, b: &Block) -> TokenStream {
+/// Emits what one thread does.
+pub(crate) struct Emitter<'a> {
+    pub k: &'a Kernel,
+    /// Per local: kept in a per-thread array (a split kernel's local that
+    /// lives across a barrier) instead of a Rust local.
+    pub spilled: Vec<bool>,
+    /// Whether `return` sets the thread's exit flag (split kernels whose
+    /// threads may return before a barrier).
+    pub track_exit: bool,
+    /// The next `syncthreads()` site number (coroutine path).
+    sites: Cell<u32>,
+}
+
+impl<'a> Emitter<'a> {
+    pub fn new(k: &'a Kernel) -> Self {
+        Emitter {
+            k,
+            spilled: vec![false; k.locals.len()],
+            track_exit: false,
+            sites: Cell::new(0),
+        }
+    }
+
+    /// Local `id` as a place: the Rust local, or its slot in the per-thread array.
+    fn place(&self, id: LocalId) -> TokenStream {
+        let l = &self.k.locals[id];
+        if self.spilled[id] {
+            let (arr, t) = (spill_ident(l), thread_ident());
+            quote! { #arr[#t.lin()] }
+        } else {
+            let name = ident(&l.name);
+            quote! { #name }
+        }
+    }
+
+    pub fn block_stmts(&self, b: &Block) -> TokenStream {
         let mut ts = TokenStream::new();
         for s in &b.stmts {
             ts.extend(self.stmt(s));
@@ -106,13 +173,20 @@ impl Emitter<'_> {
         }
     }
 
-    fn stmt(&self, s: &Stmt) -> TokenStream {
+    pub fn stmt(&self, s: &Stmt) -> TokenStream {
         crate::deep(|| self.stmt_at(s))
     }
 
     fn stmt_at(&self, s: &Stmt) -> TokenStream {
         let t = thread_ident();
         match s {
+            Stmt::Let { local, init } if self.spilled[*local] => match init {
+                Some(e) => {
+                    let (p, v) = (self.place(*local), self.expr(e));
+                    quote! { #p = #v; }
+                }
+                None => TokenStream::new(),
+            },
             Stmt::Let { local, init } => {
                 let (name, l) = self.local(*local);
                 let m = if l.mutable {
@@ -134,6 +208,10 @@ impl Emitter<'_> {
                 for (l, p) in locals.iter().zip(parts) {
                     let v = self.expr(p);
                     match l {
+                        Some(id) if self.spilled[*id] => {
+                            let p = self.place(*id);
+                            ts.extend(quote! { #p = #v; });
+                        }
                         Some(id) => {
                             let (name, l) = self.local(*id);
                             let m = if l.mutable {
@@ -148,26 +226,19 @@ impl Emitter<'_> {
                 }
                 ts
             }
-            Stmt::Shared(id) => {
-                let sh = &self.k.shared[*id];
-                let name = ident(&sh.name);
-                let elem = scalar_ty(sh.elem);
-                let off = format_ident!("GJ_SHARED_OFFSET_{}", *id);
-                let dims = sh.dims.iter().map(|d| &d.rust);
-                let label = &sh.label;
-                quote! { let #name = #t.shared::<#elem>(#off, &[#((#dims) as usize),*], #label); }
-            }
+            // Made once per block, before the threads run (see `emit`).
+            Stmt::Shared(_) => TokenStream::new(),
             Stmt::Assign { place, op, value } => {
                 let v = self.expr(value);
                 match (place, op) {
                     (Place::Local(id), None) => {
-                        let (name, _) = self.local(*id);
-                        quote! { #name = #v; }
+                        let p = self.place(*id);
+                        quote! { #p = #v; }
                     }
                     (Place::Local(id), Some(op)) => {
-                        let (name, l) = self.local(*id);
-                        let rhs = self.binary(*op, quote! { #name }, v, l.ty);
-                        quote! { #name = #rhs; }
+                        let p = self.place(*id);
+                        let rhs = self.binary(*op, p.clone(), v, self.k.locals[*id].ty);
+                        quote! { #p = #rhs; }
                     }
                     (Place::Elem(a, idx), None) => {
                         let (view, st, _) = self.access(*a, idx.len());
@@ -256,15 +327,24 @@ impl Emitter<'_> {
             }
             Stmt::Break => quote! { break; },
             Stmt::Continue => quote! { continue; },
+            Stmt::Return if self.track_exit => {
+                let ex = exited_ident();
+                quote! { { #ex[#t.lin()].set(true); return; } }
+            }
             Stmt::Return => quote! { return; },
-            Stmt::SyncThreads => quote! { #t.syncthreads(); },
+            Stmt::SyncThreads => {
+                let site = self.sites.get();
+                self.sites.set(site + 1);
+                quote! { #t.syncthreads(#site); }
+            }
             Stmt::Block(b) => self.block(b),
             Stmt::Line(_) => TokenStream::new(),
         }
     }
 
     /// A loop's body, first polling the launch's cancel flag (the CPU time
-    /// limit): once set, the thread returns, so that no loop runs forever.
+    /// limit): once set, the thread returns (not an exit: the block ends at
+    /// its next check of the flag), so that no loop runs forever.
     fn loop_body(&self, b: &Block) -> TokenStream {
         let t = thread_ident();
         let inner = self.block_stmts(b);
@@ -329,7 +409,7 @@ impl Emitter<'_> {
         }
     }
 
-    fn expr(&self, e: &Expr) -> TokenStream {
+    pub fn expr(&self, e: &Expr) -> TokenStream {
         crate::deep(|| self.expr_at(e))
     }
 
@@ -339,10 +419,7 @@ impl Emitter<'_> {
             ExprKind::Lit(Lit::Int(v)) => int_literal(*v, e.ty),
             ExprKind::Lit(Lit::Float(text)) => float_literal(text, e.ty),
             ExprKind::Lit(Lit::Bool(b)) => quote! { #b },
-            ExprKind::Local(id) => {
-                let (name, _) = self.local(*id);
-                quote! { #name }
-            }
+            ExprKind::Local(id) => self.place(*id),
             ExprKind::ExternConst(i) => {
                 let p = &self.k.extern_consts[*i].rust_path;
                 quote! { #p }

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::emit_cpu::{self, ident, thread_ident};
+use crate::emit_cpu::{self, block_ident, ident};
 use crate::emit_cuda;
 use crate::model::*;
 
@@ -160,7 +160,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let shared_align = &cpu.shared_align;
     let body = &cpu.body;
     let uses_barrier = k.uses_barrier;
-    let t = thread_ident();
+    let blk = block_ident();
 
     // Launch.
     let pnames: Vec<_> = k.params.iter().map(|p| ident(&p.name)).collect();
@@ -434,7 +434,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 #(#unpack)*
                 #prelude
                 let gj_shared = ::gpujit::__private::SharedLayout { bytes: #shared_bytes, align: #shared_align };
-                gj_launch.run(gj_shared, #uses_barrier, &|#t: &::gpujit::__private::Thread<'_>| {
+                gj_launch.run_blocks(gj_shared, &|#blk: &::gpujit::__private::Block<'_>| {
                     #body
                 })
             }

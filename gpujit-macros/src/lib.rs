@@ -12,6 +12,7 @@
 
 use proc_macro::TokenStream;
 
+mod cpu_split;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;
@@ -21,6 +22,7 @@ mod model;
 mod names;
 mod reserved;
 mod typecheck;
+mod visit;
 
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///

@@ -13,11 +13,19 @@
 //!   `ld(t, i)`, `st(t, i, v)`, `ld2(t, i, j)`, `st2(t, i, j, v)`, `ld3(t, i, j, k)`, `st3(t, i, j, k, v)`.
 //!   Out-of-bounds is a fault (read yields `T::default()`, write is dropped), never UB.
 
+mod block;
+mod coro;
 mod exec;
 mod ops;
+mod thread;
 mod view;
 
-pub use exec::{with_cpu_time_limit, CpuBackend, CpuLaunch, SharedLayout, Thread};
+#[cfg(test)]
+mod tests;
+
+pub use block::Block;
+pub use exec::{with_cpu_time_limit, CpuBackend, CpuLaunch, SharedLayout};
+pub use thread::Thread;
 pub use ops::{KernelArith, KernelShift};
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 

@@ -1,0 +1,397 @@
+//! One block of a launch on the CPU backend, and what the generated code
+//! does with it: run the block's threads as a loop (`threads`), check that a
+//! value deciding the control flow around a barrier is the same in every
+//! thread (`uniform`, `barrier`), keep per-thread values that live across a
+//! barrier (`per_thread`), and hand out its shared memory (`shared`).
+//!
+//! A kernel without `syncthreads()` runs each block as one loop over its
+//! threads. A kernel with barriers is split by the macro at every barrier
+//! into such loops ("loop fission", as MCUDA, PoCL and CuPBoP do), with the
+//! control flow around the barriers run once per block after `uniform`
+//! checked that every thread agrees. Kernels the macro cannot split run on
+//! the coroutine path (`coro.rs`).
+
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+
+use crate::cpu::exec::{panic_message, Fault, LaunchCtx};
+use crate::cpu::thread::Thread;
+use crate::cpu::view::{SharedMem, View};
+use crate::cpu::SharedLayout;
+use crate::scalar::DeviceScalar;
+
+/// One block of a running launch, owned by the OS thread that runs it. The
+/// generated CPU code of a kernel gets one per block (see the module docs).
+pub struct Block<'a> {
+    pub(super) launch: &'a LaunchCtx,
+    pub(super) linear: usize,
+    pub(super) idx: [usize; 3],
+    /// `blockIdx * blockDim` per axis.
+    pub(super) base: [usize; 3],
+    pub(super) shared_ptr: *mut u8,
+    pub(super) shared_len: usize,
+    pub(super) fault_count: Cell<usize>,
+    pub(super) first: RefCell<Option<Fault>>,
+}
+
+impl fmt::Debug for Block<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Block({:?})", self.idx)
+    }
+}
+
+/// Converts a coordinate triple for a fault report (saturating).
+pub(super) fn to_u32x3(v: [usize; 3]) -> [u32; 3] {
+    v.map(|c| u32::try_from(c).unwrap_or(u32::MAX))
+}
+
+impl<'a> Block<'a> {
+    /// Threads per block (`blockDim.x * blockDim.y * blockDim.z`).
+    #[inline(always)]
+    pub fn thread_count(&self) -> usize {
+        self.launch.threads_per_block
+    }
+
+    /// The coordinates of the thread with linear index `lin` (`x` fastest).
+    pub(super) fn tid_of(&self, lin: usize) -> [usize; 3] {
+        let [bx, by, _] = self.launch.block;
+        [lin % bx, (lin / bx) % by, lin / (bx * by)]
+    }
+
+    /// True once the launch's time limit has passed: the generated code then
+    /// leaves the block (and every thread its loops).
+    #[inline(always)]
+    pub fn cancelled(&self) -> bool {
+        self.launch.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Whether the kernel must run on the coroutine path even where the
+    /// macro could split it at its barriers (`GPUJIT_CPU_EXEC=coroutines`,
+    /// for tests that check both paths).
+    #[inline(always)]
+    pub fn force_coroutines(&self) -> bool {
+        self.launch.force_coroutines
+    }
+
+    /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then
+    /// y, then z: the whole block of a kernel without barriers, or one
+    /// barrier-free part of a split kernel. After inlining this is a plain
+    /// counted loop around the kernel body.
+    ///
+    /// A panic in `f` (never from generated code) is a fault of the thread
+    /// that panicked; the loop goes on with the next thread.
+    #[inline(always)]
+    pub fn threads(&'a self, mut f: impl FnMut(&Thread<'a>)) {
+        let current = Cell::new(0);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let [bx, by, bz] = self.launch.block;
+            let mut lin = 0;
+            for z in 0..bz {
+                for y in 0..by {
+                    for x in 0..bx {
+                        current.set(lin);
+                        f(&Thread {
+                            block: self,
+                            tid: [x, y, z],
+                            lin,
+                            yielder: None,
+                        });
+                        lin += 1;
+                    }
+                }
+            }
+        }));
+        if let Err(payload) = outcome {
+            self.threads_after_panic(current.get(), &*payload, &mut f);
+        }
+    }
+
+    /// The rest of [`Block::threads`] after thread `lin` panicked: one
+    /// `catch_unwind` per thread, off the fast path.
+    #[cold]
+    #[inline(never)]
+    fn threads_after_panic(&'a self, lin: usize, payload: &(dyn Any + Send), f: &mut dyn FnMut(&Thread<'a>)) {
+        self.record_panic(self.tid_of(lin), payload);
+        for lin in lin + 1..self.thread_count() {
+            let t = Thread {
+                block: self,
+                tid: self.tid_of(lin),
+                lin,
+                yielder: None,
+            };
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| f(&t))) {
+                self.record_panic(t.tid, &*payload);
+            }
+        }
+    }
+
+    /// [`Block::threads`] for the threads that have not returned
+    /// (`exited[lin]` false).
+    #[inline(always)]
+    pub fn live_threads(&'a self, exited: &[Cell<bool>], mut f: impl FnMut(&Thread<'a>)) {
+        self.threads(|t| {
+            if !exited.get(t.lin).is_some_and(Cell::get) {
+                f(t)
+            }
+        })
+    }
+
+    /// One flag per thread, all false: set by a thread's `return` in a kernel
+    /// split at its barriers, read by [`Block::barrier`] and the loops.
+    pub fn exit_flags(&self) -> Vec<Cell<bool>> {
+        vec![Cell::new(false); self.thread_count()]
+    }
+
+    /// One `T` per thread, each `init`: a local of a split kernel that lives
+    /// across a barrier, indexed by [`Thread::lin`].
+    pub fn per_thread<T: Clone>(&self, init: T) -> Vec<T> {
+        vec![init; self.thread_count()]
+    }
+
+    /// Evaluates `f` in every live thread and returns its value if all of
+    /// them agree: the condition of an `if` or `while`, or the bounds of a
+    /// `for`, around a barrier, which CUDA requires to be the same for the
+    /// whole block. `None` ends the block: no thread is live (every thread
+    /// returned), or two threads disagreed, which is recorded as a divergent
+    /// barrier fault naming both threads and `what`.
+    #[inline(always)]
+    pub fn uniform<T: PartialEq + fmt::Debug>(
+        &'a self,
+        exited: Option<&[Cell<bool>]>,
+        what: &'static str,
+        mut f: impl FnMut(&Thread<'a>) -> T,
+    ) -> Option<T> {
+        let mut first: Option<(usize, T)> = None;
+        let mut disagree: Option<(usize, T)> = None;
+        self.threads(|t| {
+            if disagree.is_some() || exited.is_some_and(|e| e.get(t.lin).is_some_and(Cell::get)) {
+                return;
+            }
+            let v = f(t);
+            match &first {
+                None => first = Some((t.lin, v)),
+                Some((_, w)) if *w == v => {}
+                Some(_) => disagree = Some((t.lin, v)),
+            }
+        });
+        match (first, disagree) {
+            (Some((_, v)), None) => Some(v),
+            (Some((a, va)), Some((b, vb))) => {
+                self.divergent(
+                    b,
+                    format_args!(
+                        "divergent barrier: {what} has the value {va:?} in thread {:?} but {vb:?} in thread {:?} of the same block; CUDA requires the control flow around syncthreads() to be the same for every thread of a block",
+                        self.tid_of(a),
+                        self.tid_of(b)
+                    ),
+                );
+                None
+            }
+            (None, _) => None,
+        }
+    }
+
+    /// A `syncthreads()` of a split kernel whose threads may have returned:
+    /// true if every thread is still live (the kernel goes on), false if
+    /// every thread returned (the block is done) or only some did, which is a
+    /// divergent barrier fault (the block ends).
+    pub fn barrier(&self, exited: &[Cell<bool>]) -> bool {
+        let gone = exited.iter().position(Cell::get);
+        let live = exited.iter().position(|e| !e.get());
+        match (gone, live) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(g), Some(l)) => {
+                self.divergent(
+                    g,
+                    format_args!(
+                        "divergent barrier: thread {:?} returned before a syncthreads() that thread {:?} of the same block reached; on a GPU this hangs or corrupts",
+                        self.tid_of(g),
+                        self.tid_of(l)
+                    ),
+                );
+                false
+            }
+        }
+    }
+
+    /// Records a divergent-barrier fault of the thread with linear index `lin`.
+    #[cold]
+    pub(super) fn divergent(&self, lin: usize, message: fmt::Arguments<'_>) {
+        self.record(self.tid_of(lin), message);
+    }
+
+    /// `(start..end).step_by(step)` for a `for` loop run once per block; a
+    /// zero step (already a fault of every thread, see
+    /// [`Thread::check_step`]) runs no iterations.
+    #[inline]
+    pub fn step_by<T: Copy>(&self, start: T, end: T, step: usize) -> std::iter::StepBy<std::ops::Range<T>>
+    where
+        std::ops::Range<T>: Iterator,
+    {
+        if step == 0 {
+            return (end..end).step_by(1);
+        }
+        (start..end).step_by(step)
+    }
+
+    /// `(start..=end).step_by(step)`, as [`Block::step_by`].
+    #[inline]
+    pub fn step_by_inclusive<T: Copy>(
+        &self,
+        start: T,
+        end: T,
+        step: usize,
+    ) -> std::iter::StepBy<std::ops::RangeInclusive<T>>
+    where
+        std::ops::RangeInclusive<T>: Iterator,
+    {
+        if step == 0 {
+            let mut empty = end..=end;
+            empty.next();
+            return empty.step_by(1);
+        }
+        (start..=end).step_by(step)
+    }
+
+    /// The block's shared array at `byte_offset` (bytes from the start of the
+    /// block's shared memory) with shape `dims` (1-3 dimensions, C order) and
+    /// elements of type `T`; `name` is used in fault messages.
+    ///
+    /// The view borrows this `Block`, so it cannot outlive the block (nor its
+    /// buffer), and it is neither `Send` nor `Sync`.
+    ///
+    /// If the array does not fit the kernel's [`SharedLayout`] or is
+    /// misaligned (a gpujit bug), records a fault of thread (0, 0, 0) and
+    /// returns an empty view.
+    #[inline]
+    pub fn shared<T: DeviceScalar>(&self, byte_offset: usize, dims: &[usize], name: &'static str) -> View<'_, T, SharedMem> {
+        let size = std::mem::size_of::<T>();
+        let fits = (1..=3).contains(&dims.len())
+            && byte_offset & (std::mem::align_of::<T>() - 1) == 0
+            && dims
+                .iter()
+                .try_fold(size, |acc, &d| acc.checked_mul(d))
+                .and_then(|bytes| byte_offset.checked_add(bytes))
+                .is_some_and(|end| end <= self.shared_len);
+        if !fits {
+            self.record(
+                [0; 3],
+                format_args!(
+                    "shared array `{name}` of shape {dims:?} at byte offset {byte_offset} does not fit the block's {} bytes of shared memory (gpujit bug)",
+                    self.shared_len
+                ),
+            );
+            return View::empty(name);
+        }
+        // SAFETY: `byte_offset + size_of::<T>() * product(dims) <= shared_len`,
+        // so the elements lie inside the block's shared buffer; the buffer is
+        // 16-byte aligned (or more) and `byte_offset` is a multiple of
+        // `align_of::<T>()` (at most 8). The buffer stays allocated until
+        // `run_block` returns, after every borrow of this `Block` ended, and
+        // the block (all of its threads, coroutines included) runs on one OS
+        // thread; the view is `!Send + !Sync`, so it cannot be used from another.
+        unsafe { View::shared(self.shared_ptr.add(byte_offset).cast::<T>(), dims, name) }
+    }
+
+    /// Records a fault of thread `tid` of this block (no locking: a block runs
+    /// on one OS thread).
+    #[cold]
+    pub(super) fn record(&self, tid: [usize; 3], message: impl fmt::Display) {
+        self.fault_count.set(self.fault_count.get() + 1);
+        let [bx, by, _] = self.launch.block;
+        let key = (tid[2] * by + tid[1]) * bx + tid[0];
+        let keep = self
+            .first
+            .try_borrow()
+            .is_ok_and(|f| f.as_ref().is_none_or(|f| key < f.thread_key));
+        if keep {
+            // Formatted outside any borrow: the message's `Display` may fault again.
+            let message = message.to_string();
+            if let Ok(mut first) = self.first.try_borrow_mut() {
+                *first = Some(Fault {
+                    block_key: self.linear,
+                    thread_key: key,
+                    block: to_u32x3(self.idx),
+                    thread: to_u32x3(tid),
+                    message,
+                });
+            }
+        }
+    }
+
+    /// Records a panic of thread `tid` as a fault.
+    #[cold]
+    pub(super) fn record_panic(&self, tid: [usize; 3], payload: &(dyn Any + Send)) {
+        let message = panic_message(payload).unwrap_or("(non-string panic payload)");
+        self.record(tid, format_args!("kernel panicked: {message}"));
+    }
+
+    /// Merges this block's faults into the launch's.
+    pub(super) fn publish(self) {
+        let count = self.fault_count.get();
+        if count == 0 {
+            return;
+        }
+        self.launch.faults.fetch_add(count, Ordering::Relaxed);
+        if let Some(f) = self.first.into_inner() {
+            let mut first = self.launch.first.lock().unwrap_or_else(|e| e.into_inner());
+            if first.as_ref().is_none_or(|g| f.block_key < g.block_key) {
+                *first = Some(f);
+            }
+        }
+    }
+}
+
+thread_local! {
+    static SHARED: Cell<Vec<u128>> = const { Cell::new(Vec::new()) };
+}
+
+/// The shared-memory buffer of a block, taken from (and given back to) a
+/// per-OS-thread cache.
+pub(super) struct SharedBuf {
+    words: Vec<u128>,
+}
+
+impl SharedBuf {
+    pub(super) fn take(layout: SharedLayout) -> SharedBuf {
+        if layout.bytes == 0 {
+            return SharedBuf { words: Vec::new() };
+        }
+        SharedBuf {
+            words: SHARED.try_with(Cell::take).unwrap_or_default(),
+        }
+    }
+
+    /// Zeroes and returns `layout.bytes` bytes aligned to `max(layout.align, 16)`.
+    pub(super) fn zeroed_region(&mut self, layout: SharedLayout) -> (*mut u8, usize) {
+        if layout.bytes == 0 {
+            return (std::ptr::NonNull::<u128>::dangling().as_ptr().cast(), 0);
+        }
+        // `layout.bytes <= MAX_SHARED_BYTES`, so none of this overflows.
+        let align = layout.align.max(16).checked_next_power_of_two().unwrap_or(16).min(4096);
+        let words = (layout.bytes + align).div_ceil(16);
+        if self.words.len() < words {
+            self.words.resize(words, 0);
+        }
+        let base = self.words.as_mut_ptr().cast::<u8>();
+        let pad = base.align_offset(align).min(align - 16);
+        // SAFETY: the buffer has `bytes + align` bytes, `pad < align`, so
+        // `[pad, pad + bytes)` lies inside it.
+        unsafe {
+            let start = base.add(pad);
+            start.write_bytes(0, layout.bytes);
+            (start, layout.bytes)
+        }
+    }
+
+    pub(super) fn give_back(self) {
+        if self.words.capacity() > 0 {
+            let words = self.words;
+            let _ = SHARED.try_with(move |s| s.set(words));
+        }
+    }
+}

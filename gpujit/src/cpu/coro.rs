@@ -1,0 +1,201 @@
+//! The coroutine path of the CPU backend: each thread of a block is a
+//! stackful coroutine (corosensei) and `syncthreads()` suspends it until
+//! every live thread of the block reached the barrier. Only kernels the macro
+//! cannot split at their barriers (see `block.rs`) run here, or any kernel
+//! with barriers under `GPUJIT_CPU_EXEC=coroutines`.
+
+use std::cell::RefCell;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
+
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+
+use crate::cpu::block::Block;
+use crate::cpu::exec::panic_message;
+use crate::cpu::thread::Thread;
+use crate::error::{Error, Result};
+
+/// Default stack size of a coroutine thread (kernels with barriers), in bytes.
+pub const DEFAULT_STACK_BYTES: usize = 256 * 1024;
+
+thread_local! {
+    static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+}
+
+impl<'a> Block<'a> {
+    /// Runs `body` once per thread of the block, each thread a coroutine
+    /// suspended at every [`Thread::syncthreads`] until all live threads of
+    /// the block reach a barrier.
+    ///
+    /// A barrier that only some threads reach (others wait at another
+    /// `syncthreads()`, or finished) is a divergent barrier: recorded as a
+    /// fault naming two threads that disagreed, and the block ends.
+    pub fn coroutines(&'a self, body: &(dyn Fn(&Thread<'_>) + 'a)) {
+        let n = self.thread_count();
+        let stack_bytes = self.launch.stack_bytes;
+        let mut coros: Vec<Option<Coro>> = Vec::with_capacity(n);
+        for lin in 0..n {
+            let tid = self.tid_of(lin);
+            let stack = match StackPool::take(stack_bytes) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.record(
+                        tid,
+                        format_args!(
+                            "cannot allocate a {stack_bytes}-byte coroutine stack for a thread of a kernel with syncthreads(): {e}; set GPUJIT_CPU_STACK_BYTES lower or use smaller blocks"
+                        ),
+                    );
+                    // The coroutines made so far never started: dropping them
+                    // just drops their closures.
+                    return;
+                }
+            };
+            // SAFETY: the closure borrows `self` and `body`, which outlive every
+            // coroutine: all of them live in `coros`, which is dropped (after
+            // each coroutine completed, or early, which force-unwinds the
+            // suspended ones) before this function returns.
+            let coro = unsafe {
+                Coro::with_stack_unchecked(stack, move |y: &Yielder<(), u32>, ()| {
+                    let t = Thread {
+                        block: self,
+                        tid,
+                        lin,
+                        yielder: Some(y),
+                    };
+                    let run = || with_stack_colour(lin, || body(&t));
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(run)) {
+                        match panic_message(&*payload) {
+                            Some(m) => t.fault(format_args!("kernel panicked: {m}")),
+                            // Not a panic of the kernel body (e.g. corosensei's
+                            // forced unwind): let it go on.
+                            None => resume_unwind(payload),
+                        }
+                    }
+                })
+            };
+            coros.push(Some(coro));
+        }
+        let mut live = n;
+        while live > 0 {
+            // This round: the first barrier site reached, and the first
+            // thread that finished instead.
+            let mut waiting: Option<(usize, u32)> = None;
+            let mut finished: Option<usize> = None;
+            for (lin, slot) in coros.iter_mut().enumerate() {
+                let Some(coro) = slot else { continue };
+                match coro.resume(()) {
+                    CoroutineResult::Return(()) => {
+                        if let Some(done) = slot.take() {
+                            StackPool::give_back(done.into_stack());
+                        }
+                        live -= 1;
+                        finished.get_or_insert(lin);
+                    }
+                    CoroutineResult::Yield(site) => match waiting {
+                        None => waiting = Some((lin, site)),
+                        Some((first, s)) if s != site => {
+                            if !self.cancelled() {
+                                self.divergent(
+                                    lin,
+                                    format_args!(
+                                        "divergent barrier: thread {:?} waits at syncthreads() number {} of the kernel but thread {:?} of the same block at number {}; on a GPU this hangs or corrupts",
+                                        self.tid_of(first), s + 1, self.tid_of(lin), site + 1
+                                    ),
+                                );
+                            }
+                            return;
+                        }
+                        Some(_) => {}
+                    },
+                }
+            }
+            if let (Some((w, _)), Some(f)) = (waiting, finished) {
+                if !self.cancelled() {
+                    self.divergent(
+                        f,
+                        format_args!(
+                            "divergent barrier: thread {:?} returned before a syncthreads() that thread {:?} of the same block reached; on a GPU this hangs or corrupts",
+                            self.tid_of(f),
+                            self.tid_of(w)
+                        ),
+                    );
+                }
+                return;
+            }
+        }
+    }
+}
+
+type Coro = Coroutine<(), u32, (), DefaultStack>;
+
+/// Runs `f` below a padding of `(i % 8) * 512` bytes on the current stack.
+///
+/// Every coroutine stack starts page-aligned, so without padding the hot
+/// frames of all threads of a block sit at the same offsets within a page and
+/// compete for the same few L1 cache sets on every switch.
+#[inline(never)]
+fn with_stack_colour(i: usize, f: impl FnOnce()) {
+    #[inline(never)]
+    fn pad<const N: usize>(f: impl FnOnce()) {
+        // Uninitialised: reserving the space is the point, not filling it.
+        let padding = std::mem::MaybeUninit::<[u8; N]>::uninit();
+        std::hint::black_box(&padding);
+        f();
+    }
+    match i % 8 {
+        0 => f(),
+        1 => pad::<512>(f),
+        2 => pad::<1024>(f),
+        3 => pad::<1536>(f),
+        4 => pad::<2048>(f),
+        5 => pad::<2560>(f),
+        6 => pad::<3072>(f),
+        _ => pad::<3584>(f),
+    }
+}
+
+/// Stack size of a coroutine thread: `GPUJIT_CPU_STACK_BYTES` or 256 KiB.
+pub(super) fn stack_size() -> Result<usize> {
+    static SIZE: OnceLock<std::result::Result<usize, String>> = OnceLock::new();
+    SIZE.get_or_init(|| match std::env::var("GPUJIT_CPU_STACK_BYTES") {
+        Err(_) => Ok(DEFAULT_STACK_BYTES),
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(n) if (16 * 1024..=1 << 30).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "GPUJIT_CPU_STACK_BYTES=`{v}` is not a stack size in bytes between 16384 and 1073741824; unset it for the default of {DEFAULT_STACK_BYTES}"
+            )),
+        },
+    })
+    .clone()
+    .map_err(Error::InvalidLaunchConfig)
+}
+
+/// Coroutine stacks reused across blocks on the same OS thread (an `mmap` per
+/// coroutine would dominate the cost of small blocks).
+struct StackPool;
+
+impl StackPool {
+    fn take(bytes: usize) -> std::io::Result<DefaultStack> {
+        let pooled = STACKS
+            .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()))
+            .ok()
+            .flatten();
+        match pooled {
+            Some(s) => Ok(s),
+            None => DefaultStack::new(bytes),
+        }
+    }
+
+    fn give_back(stack: DefaultStack) {
+        let mut stack = Some(stack);
+        let _ = STACKS.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                // At most one stack per thread of the largest block.
+                if s.len() < crate::launch::MAX_THREADS_PER_BLOCK as usize {
+                    s.extend(stack.take());
+                }
+            }
+        });
+    }
+}

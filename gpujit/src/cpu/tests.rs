@@ -1,0 +1,621 @@
+//! Tests of the CPU executor with hand-written kernel bodies.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::backend::Backend;
+use crate::cpu::exec::{parse_time_limit, MAX_SHARED_BYTES, SCOPED_LIMIT, TIME_LIMIT_ENV};
+use crate::cpu::{with_cpu_time_limit, CpuBackend, CpuLaunch, Idx3, SharedLayout, View};
+use crate::error::{Error, Result};
+use crate::kernel_def::{KernelArg, KernelDef};
+use crate::launch::LaunchConfig;
+use crate::kernel_def::{ParamDef, ParamKind};
+use crate::scalar::ScalarType;
+use crate::DeviceArray;
+
+/// Arrays in the CPU backend's host memory whatever `GPUJIT_BACKEND`
+/// says: these tests run the CPU executor directly.
+fn cpu_zeros<T: crate::DeviceScalar>(shape: impl Into<crate::array::Shape>) -> Result<DeviceArray<T>> {
+    DeviceArray::zeros_on(&CpuBackend, shape)
+}
+
+fn cpu_filled<T: crate::DeviceScalar>(data: &[T]) -> DeviceArray<T> {
+    let mut a = cpu_zeros::<T>(data.len()).unwrap();
+    a.copy_from_host(data).unwrap();
+    a
+}
+
+fn no_source() -> &'static str {
+    ""
+}
+
+const fn kernel(
+    name: &'static str,
+    params: &'static [ParamDef],
+    cpu: crate::kernel_def::CpuEntry,
+    uses_barrier: bool,
+) -> KernelDef {
+    KernelDef {
+        name,
+        entry: name,
+        params,
+        cuda_source: no_source,
+        nvrtc_source: no_source,
+        cpu,
+        uses_barrier,
+    }
+}
+
+const fn array(name: &'static str, elem: ScalarType, ndim: usize, mutable: bool) -> ParamDef {
+    ParamDef {
+        name,
+        kind: ParamKind::Array { elem, ndim, mutable },
+    }
+}
+
+fn cfg(grid: impl crate::IntoDim3, block: impl crate::IntoDim3) -> LaunchConfig {
+    LaunchConfig::new(grid, block).unwrap()
+}
+
+// (a) every thread of a 2-D grid writes its grid2 index.
+fn write_grid2_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+    let out = View::<u64>::from_arg(&args[0], "out");
+    l.run(SharedLayout::default(), false, &|t| {
+        let (x, y) = t.grid2();
+        let (ny, nx) = out.dim2();
+        if y < ny && x < nx {
+            let (tid, bid, bdim) = (t.thread_idx(), t.block_idx(), t.block_dim());
+            assert_eq!(x, bid.x * bdim.x + tid.x);
+            assert_eq!(y, bid.y * bdim.y + tid.y);
+            out.st2(t, y, x, (x as u64) | ((y as u64) << 32));
+        }
+    })
+}
+static WRITE_GRID2: KernelDef = kernel(
+    "write_grid2",
+    &[array("out", ScalarType::U64, 2, true)],
+    write_grid2_cpu,
+    false,
+);
+
+#[test]
+fn grid2_indices() {
+    let (ny, nx) = (37, 50);
+    let mut out = cpu_zeros::<u64>((ny, nx)).unwrap();
+    let c = cfg(
+        (crate::launch::blocks_for(nx, 16), crate::launch::blocks_for(ny, 8)),
+        (16, 8),
+    );
+    CpuBackend
+        .launch(&WRITE_GRID2, &c, &mut [KernelArg::array_mut(&mut out)], None)
+        .unwrap();
+    let host = out.copy_to_host().unwrap();
+    for y in 0..ny {
+        for x in 0..nx {
+            assert_eq!(host[y * nx + x], (x as u64) | ((y as u64) << 32), "element [{y}, {x}]");
+        }
+    }
+}
+
+#[test]
+fn launch_checks_arguments() {
+    let out = cpu_zeros::<u64>((2, 2)).unwrap();
+    let err = CpuBackend
+        .launch(&WRITE_GRID2, &cfg(1, 1), &mut [KernelArg::array(&out)], None)
+        .unwrap_err();
+    assert!(matches!(err, Error::ArgumentMismatch { .. }), "{err}");
+    let mut flat = cpu_zeros::<u64>(4).unwrap();
+    let err = CpuBackend
+        .launch(&WRITE_GRID2, &cfg(1, 1), &mut [KernelArg::array_mut(&mut flat)], None)
+        .unwrap_err();
+    assert!(matches!(err, Error::ArgumentMismatch { .. }), "{err}");
+}
+
+// (b) neighbour exchange through shared memory, correct only with a barrier.
+fn neighbour_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+    let out = View::<u32>::from_arg(&args[0], "out");
+    l.run(
+        SharedLayout {
+            bytes: 256 * 4,
+            align: 4,
+        },
+        true,
+        &|t| {
+            let s = t.block().shared::<u32>(0, &[256], "s");
+            let tid = t.thread_idx().x;
+            let blk = t.block_idx().x as u32;
+            s.st(t, tid, blk * 1000 + tid as u32);
+            t.syncthreads(0);
+            out.st(t, t.grid1(), s.ld(t, (tid + 1) % 256));
+        },
+    )
+}
+static NEIGHBOUR: KernelDef = kernel(
+    "neighbour",
+    &[array("out", ScalarType::U32, 1, true)],
+    neighbour_cpu,
+    true,
+);
+
+#[test]
+fn barrier_neighbour_exchange() {
+    let blocks = 8;
+    let mut out = cpu_zeros::<u32>(blocks * 256).unwrap();
+    CpuBackend
+        .launch(
+            &NEIGHBOUR,
+            &cfg(blocks, 256),
+            &mut [KernelArg::array_mut(&mut out)],
+            None,
+        )
+        .unwrap();
+    let host = out.copy_to_host().unwrap();
+    for b in 0..blocks {
+        for tid in 0..256 {
+            assert_eq!(
+                host[b * 256 + tid],
+                (b * 1000 + (tid + 1) % 256) as u32,
+                "block {b} thread {tid}"
+            );
+        }
+    }
+}
+
+// (c) barriers in a loop, a 2-D block, and threads that finish early.
+const ROUNDS: usize = 5;
+fn rotate_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+    let out = View::<i64>::from_arg(&args[0], "out");
+    l.run(
+        SharedLayout {
+            bytes: 64 * 8,
+            align: 8,
+        },
+        true,
+        &|t| {
+            let s = t.block().shared::<i64>(0, &[4, 16], "s");
+            let (x, y) = (t.thread_idx().x, t.thread_idx().y);
+            let n = 64;
+            let tid = y * 16 + x;
+            let blk = t.block_idx().x as i64;
+            let mut v = blk * 100 + tid as i64;
+            for _ in 0..ROUNDS {
+                s.st2(t, y, x, v);
+                t.syncthreads(1);
+                let next = (tid + 1) % n;
+                v = s.ld2(t, next / 16, next % 16) + 1000;
+                t.syncthreads(2);
+            }
+            out.st(t, t.block_idx().x * n + tid, v);
+            s.st(t, tid, 7);
+            t.syncthreads(3);
+            t.syncthreads(4);
+        },
+    )
+}
+static ROTATE: KernelDef = kernel("rotate", &[array("out", ScalarType::I64, 1, true)], rotate_cpu, true);
+
+#[test]
+fn barrier_in_loop() {
+    let blocks = 3;
+    let mut out = cpu_zeros::<i64>(blocks * 64).unwrap();
+    CpuBackend
+        .launch(
+            &ROTATE,
+            &cfg(blocks, (16, 4)),
+            &mut [KernelArg::array_mut(&mut out)],
+            None,
+        )
+        .unwrap();
+    let host = out.copy_to_host().unwrap();
+    for b in 0..blocks {
+        for tid in 0..64 {
+            let expect = (b * 100 + (tid + ROUNDS) % 64) as i64 + 1000 * ROUNDS as i64;
+            assert_eq!(host[b * 64 + tid], expect, "block {b} thread {tid}");
+        }
+    }
+}
+
+// (d) out-of-bounds reads.
+fn copy_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+    let src = View::<f32>::from_arg(&args[0], "src");
+    let dst = View::<f32>::from_arg(&args[1], "dst");
+    l.run(SharedLayout::default(), false, &|t| {
+        let i = t.grid1();
+        let v = src.ld(t, i);
+        if i < dst.len() {
+            dst.st(t, i, v + 1.0);
+        }
+    })
+}
+static COPY: KernelDef = kernel(
+    "copy",
+    &[
+        array("src", ScalarType::F32, 1, false),
+        array("dst", ScalarType::F32, 1, true),
+    ],
+    copy_cpu,
+    false,
+);
+
+#[test]
+fn out_of_bounds_read_faults() {
+    let src = cpu_filled(&[1.0f32; 10]);
+    let mut dst = cpu_zeros::<f32>(16).unwrap();
+    let err = CpuBackend
+        .launch(
+            &COPY,
+            &cfg(2, 8),
+            &mut [KernelArg::array(&src), KernelArg::array_mut(&mut dst)],
+            None,
+        )
+        .unwrap_err();
+    match &err {
+        Error::KernelFault {
+            kernel,
+            block,
+            thread,
+            message,
+            faults,
+        } => {
+            assert_eq!(kernel, "copy");
+            assert_eq!(*block, [1, 0, 0]);
+            assert_eq!(*thread, [2, 0, 0]);
+            assert_eq!(*faults, 6);
+            assert_eq!(
+                message,
+                "index [10] is out of bounds for global array `src` of shape [10]"
+            );
+        }
+        other => panic!("expected a kernel fault, got {other}"),
+    }
+    let text = err.to_string();
+    assert!(
+        text.contains("block (1, 0, 0) thread (2, 0, 0)") && text.contains("6 faults in all"),
+        "{text}"
+    );
+    // The other threads ran; faulting reads yielded 0.
+    let host = dst.copy_to_host().unwrap();
+    assert_eq!(&host[..10], &[2.0; 10]);
+    assert_eq!(&host[10..], &[1.0; 6]);
+}
+
+fn oob2_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+    let a = View::<f32>::from_arg(&args[0], "a");
+    l.run(SharedLayout::default(), false, &|t| {
+        // Column 3 is out of bounds even though the flat offset 1 * 3 + 3 = 6 < 9 is not.
+        let _ = a.ld2(t, t.grid1(), 3);
+    })
+}
+static OOB2: KernelDef = kernel("oob2", &[array("a", ScalarType::F32, 2, false)], oob2_cpu, false);
+
+#[test]
+fn every_index_is_checked_against_its_dimension() {
+    let a = cpu_zeros::<f32>((3, 3)).unwrap();
+    let err = CpuBackend
+        .launch(&OOB2, &cfg(3, 1), &mut [KernelArg::array(&a)], None)
+        .unwrap_err();
+    match err {
+        Error::KernelFault {
+            block, message, faults, ..
+        } => {
+            // The first fault is the lowest block, whatever the scheduling.
+            assert_eq!(block, [0, 0, 0]);
+            assert_eq!(faults, 3);
+            assert_eq!(
+                message,
+                "index [0, 3] is out of bounds for global array `a` of shape [3, 3]"
+            );
+        }
+        other => panic!("expected a kernel fault, got {other}"),
+    }
+}
+
+// (e) integer division by zero.
+fn div_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+    let out = View::<i32>::from_arg(&args[0], "out");
+    let d = args[1].get_scalar::<i32>();
+    l.run(SharedLayout::default(), false, &|t| {
+        let i = t.grid1();
+        let q = t.div(100, d - i as i32);
+        let r = t.rem(100, d - i as i32);
+        out.st(t, i, q * 1000 + r);
+    })
+}
+static DIV: KernelDef = kernel(
+    "div",
+    &[
+        array("out", ScalarType::I32, 1, true),
+        ParamDef {
+            name: "d",
+            kind: ParamKind::Scalar(ScalarType::I32),
+        },
+    ],
+    div_cpu,
+    false,
+);
+
+#[test]
+fn division_by_zero_faults() {
+    let mut out = cpu_zeros::<i32>(4).unwrap();
+    let err = CpuBackend
+        .launch(
+            &DIV,
+            &cfg(1, 4),
+            &mut [KernelArg::array_mut(&mut out), KernelArg::scalar(2i32)],
+            None,
+        )
+        .unwrap_err();
+    match err {
+        Error::KernelFault {
+            thread,
+            message,
+            faults,
+            ..
+        } => {
+            assert_eq!(thread, [2, 0, 0]);
+            assert_eq!(message, "integer division by zero");
+            assert_eq!(faults, 2, "div and rem both fault");
+        }
+        other => panic!("expected a kernel fault, got {other}"),
+    }
+    assert_eq!(out.copy_to_host().unwrap(), vec![50_000, 100_000, 0, -100_000]);
+}
+
+fn scalar_cpu(l: &CpuLaunch<'_>, _args: &[KernelArg<'_>]) -> Result<()> {
+    l.run(SharedLayout::default(), false, &|t| {
+        assert_eq!(t.div(i32::MIN, -1), i32::MIN);
+        assert_eq!(t.rem(i32::MIN, -1), 0);
+        assert_eq!(t.div(-7i64, 2), -3);
+        assert_eq!(t.rem(-7i64, 2), -1);
+        assert_eq!(t.div(7usize, 2), 3);
+        assert_eq!(t.rem(250u8, 7), 5);
+        assert_eq!(t.gridsize1(), 6);
+        assert_eq!(t.gridsize3(), (6, 1, 1));
+        assert_eq!(t.grid_dim(), Idx3 { x: 2, y: 1, z: 1 });
+    })
+}
+static SCALAR: KernelDef = kernel("scalar", &[], scalar_cpu, false);
+
+#[test]
+fn integer_semantics_and_sizes() {
+    CpuBackend.launch(&SCALAR, &cfg(2, 3), &mut [], None).unwrap();
+}
+
+fn panics_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+    let barrier = args[0].get_scalar::<bool>();
+    l.run(SharedLayout::default(), barrier, &|t| {
+        if barrier {
+            t.syncthreads(5);
+        }
+        if t.grid1() == 5 {
+            panic!("boom at {}", t.grid1());
+        }
+    })
+}
+static PANICS: KernelDef = kernel(
+    "panics",
+    &[ParamDef {
+        name: "barrier",
+        kind: ParamKind::Scalar(ScalarType::Bool),
+    }],
+    panics_cpu,
+    false,
+);
+
+#[test]
+fn panics_become_faults() {
+    for barrier in [false, true] {
+        let err = CpuBackend
+            .launch(&PANICS, &cfg(2, 4), &mut [KernelArg::scalar(barrier)], None)
+            .unwrap_err();
+        match err {
+            Error::KernelFault {
+                block, thread, message, ..
+            } => {
+                assert_eq!((block, thread), ([1, 0, 0], [1, 0, 0]), "barrier: {barrier}");
+                assert_eq!(message, "kernel panicked: boom at 5");
+            }
+            other => panic!("expected a kernel fault, got {other}"),
+        }
+    }
+}
+
+#[test]
+fn a_panic_ends_only_its_own_thread() {
+    // Threads with an even x panic (a gpujit bug would be the only cause in
+    // generated code); the odd ones still write, and each panic counts once.
+    for barrier in [false, true] {
+        let k = kernel("half_panic", &[], |_, _| Ok(()), barrier);
+        let mut out = cpu_zeros::<u32>(8).unwrap();
+        let arg = KernelArg::array_mut(&mut out);
+        let v = View::<u32>::from_arg(&arg, "out");
+        let err = CpuLaunch::new(&k, cfg(2, 4))
+            .run(SharedLayout::default(), barrier, &|t| {
+                if barrier {
+                    t.syncthreads(6);
+                }
+                if t.thread_idx().x % 2 == 0 {
+                    panic!("even");
+                }
+                v.st(t, t.grid1(), 7);
+            })
+            .unwrap_err();
+        match err {
+            Error::KernelFault {
+                block,
+                thread,
+                message,
+                faults,
+                ..
+            } => {
+                assert_eq!((block, thread, faults), ([0, 0, 0], [0, 0, 0], 4), "barrier: {barrier}");
+                assert_eq!(message, "kernel panicked: even");
+            }
+            other => panic!("expected a kernel fault, got {other}"),
+        }
+        assert_eq!(
+            out.copy_to_host().unwrap(),
+            [0, 7, 0, 7, 0, 7, 0, 7],
+            "barrier: {barrier}"
+        );
+    }
+}
+
+#[test]
+fn time_limit_values() {
+    assert_eq!(parse_time_limit("250"), Ok(Duration::from_millis(250)));
+    assert_eq!(parse_time_limit(" 1 "), Ok(Duration::from_millis(1)));
+    for bad in ["0", "", "-5", "1.5", "ten", "1ms"] {
+        let e = parse_time_limit(bad).unwrap_err();
+        assert!(e.contains(TIME_LIMIT_ENV) && e.contains(&format!("`{bad}`")), "{e}");
+    }
+}
+
+#[test]
+fn the_time_limit_is_scoped_to_its_closure_and_thread() {
+    assert_eq!(SCOPED_LIMIT.with(Cell::get), None);
+    let l = Duration::from_millis(5);
+    with_cpu_time_limit(l, || {
+        assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(l));
+        with_cpu_time_limit(2 * l, || assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(2 * l)));
+        assert_eq!(SCOPED_LIMIT.with(Cell::get), Some(l));
+        std::thread::spawn(|| assert_eq!(SCOPED_LIMIT.with(Cell::get), None))
+            .join()
+            .unwrap();
+    });
+    assert_eq!(SCOPED_LIMIT.with(Cell::get), None);
+}
+
+#[test]
+fn syncthreads_without_barrier_support_faults() {
+    let k = kernel("no_barrier", &[], |_, _| Ok(()), false);
+    let l = CpuLaunch::new(&k, cfg(1, 2));
+    let err = l.run(SharedLayout::default(), false, &|t| t.syncthreads(7)).unwrap_err();
+    assert!(err.to_string().contains("outside the coroutine path"), "{err}");
+}
+
+/// Runs `body` as coroutines in one block of 32 threads.
+fn run_coroutines(body: &(dyn Fn(&crate::cpu::Thread<'_>) + Sync)) -> Result<()> {
+    static K: KernelDef = kernel("diverge", &[], |_, _| Ok(()), true);
+    CpuLaunch::new(&K, cfg(2, 32)).run(SharedLayout::default(), true, &|t| body(t))
+}
+
+#[test]
+fn coroutine_path_reports_divergent_barriers() {
+    // Some threads return, the others wait at a barrier.
+    let err = run_coroutines(&|t| {
+        if t.thread_idx().x < 4 {
+            return;
+        }
+        t.syncthreads(0);
+    })
+    .unwrap_err();
+    match err {
+        Error::KernelFault {
+            message, thread, faults, ..
+        } => {
+            assert!(message.contains("returned before a syncthreads()"), "{message}");
+            assert_eq!(thread, [0, 0, 0]);
+            assert_eq!(faults, 2, "one fault per block");
+        }
+        other => panic!("expected a kernel fault, got {other}"),
+    }
+    // Threads wait at two different barriers.
+    let err = run_coroutines(&|t| {
+        if t.thread_idx().x < 16 {
+            t.syncthreads(0);
+        } else {
+            t.syncthreads(1);
+        }
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("waits at syncthreads() number 1"), "{err}");
+    assert!(err.to_string().contains("[16, 0, 0]"), "{err}");
+    // A return that no thread takes is fine.
+    run_coroutines(&|t| {
+        if t.thread_idx().x > 1000 {
+            return;
+        }
+        t.syncthreads(0);
+    })
+    .unwrap();
+}
+
+#[test]
+fn shared_memory_is_checked_and_zeroed_per_block() {
+    let k = kernel("shared", &[], |_, _| Ok(()), false);
+    let l = CpuLaunch::new(&k, cfg(4, 2));
+    // Every block sees zeroed shared memory, even after a previous block wrote it.
+    l.run(SharedLayout { bytes: 24, align: 8 }, false, &|t| {
+        let s = t.block().shared::<u64>(8, &[2], "s");
+        assert_eq!(s.ld(t, t.thread_idx().x), 0);
+        s.st(t, t.thread_idx().x, 99);
+    })
+    .unwrap();
+    let err = l.run(SharedLayout { bytes: 16, align: 8 }, false, &|t| {
+        let s = t.block().shared::<u64>(8, &[2], "s");
+        assert!(s.is_empty());
+    });
+    assert!(err.unwrap_err().to_string().contains("does not fit"));
+    let err = l.run(
+        SharedLayout {
+            bytes: MAX_SHARED_BYTES + 1,
+            align: 8,
+        },
+        false,
+        &|_| {},
+    );
+    assert!(matches!(err, Err(Error::InvalidLaunchConfig(_))));
+}
+
+#[test]
+fn run_validates_a_hand_made_config() {
+    let k = kernel("unvalidated", &[], |_, _| Ok(()), true);
+    let huge = LaunchConfig {
+        grid: crate::Dim3::new(1, 1, 1),
+        block: crate::Dim3::new(1 << 20, 1 << 10, 1),
+    };
+    let ran = AtomicUsize::new(0);
+    let err = CpuLaunch::new(&k, huge)
+        .run(SharedLayout::default(), true, &|_| {
+            ran.fetch_add(1, Ordering::Relaxed);
+        })
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidLaunchConfig(_)), "{err}");
+    assert_eq!(ran.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn many_threads_fast_path() {
+    let k = kernel("trivial", &[], |_, _| Ok(()), false);
+    let mut out = cpu_zeros::<u32>(1024 * 1024).unwrap();
+    let arg = KernelArg::array_mut(&mut out);
+    let v = View::<u32>::from_arg(&arg, "out");
+    let l = CpuLaunch::new(&k, cfg(4096, 256));
+    let start = std::time::Instant::now();
+    l.run(SharedLayout::default(), false, &|t| {
+        let i = t.grid1();
+        v.st(t, i, i as u32);
+    })
+    .unwrap();
+    let took = start.elapsed();
+    eprintln!("1024x1024 threads: {took:?}");
+    if !cfg!(debug_assertions) {
+        assert!(took < std::time::Duration::from_millis(100), "{took:?}");
+    }
+    let host = out.copy_to_host().unwrap();
+    assert!(host.iter().enumerate().all(|(i, &x)| x == i as u32));
+}
+
+#[test]
+fn many_threads_barrier_path() {
+    let k = kernel("trivial_sync", &[], |_, _| Ok(()), true);
+    let l = CpuLaunch::new(&k, cfg(256, 1024));
+    let start = std::time::Instant::now();
+    l.run(SharedLayout::default(), true, &|t| {
+        t.syncthreads(8);
+    })
+    .unwrap();
+    eprintln!("256x1024 threads with a barrier: {:?}", start.elapsed());
+}

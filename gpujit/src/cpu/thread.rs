@@ -1,0 +1,275 @@
+//! One kernel thread on the CPU backend: its coordinates and the intrinsics
+//! the generated code calls on it (`grid`, `thread_idx`, faults, wrapping
+//! arithmetic for types only rustc knows, ...).
+
+use std::fmt;
+
+use corosensei::Yielder;
+
+use crate::cpu::block::Block;
+use crate::cpu::view::IntDiv;
+use crate::cpu::{Idx3, KernelArith, KernelShift};
+
+/// The context of one kernel thread on the CPU backend: its coordinates, the
+/// intrinsics (`grid`, `thread_idx`, `syncthreads`, shared memory, ...) and
+/// fault reporting. The generated CPU code receives one per thread.
+pub struct Thread<'a> {
+    pub(super) block: &'a Block<'a>,
+    pub(super) tid: [usize; 3],
+    /// Linear index in the block (`x` fastest): the slot of this thread in
+    /// the per-thread arrays of split kernels.
+    pub(super) lin: usize,
+    /// Only on the coroutine path: suspends at a barrier with its site number.
+    pub(super) yielder: Option<&'a Yielder<(), u32>>,
+}
+
+impl fmt::Debug for Thread<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Thread(block {:?}, thread {:?})", self.block.idx, self.tid)
+    }
+}
+
+impl<'a> Thread<'a> {
+    /// `grid(1)`: `blockIdx.x * blockDim.x + threadIdx.x`.
+    #[inline]
+    pub fn grid1(&self) -> usize {
+        self.block.base[0] + self.tid[0]
+    }
+
+    /// `grid(2)`: the global `(x, y)` index.
+    #[inline]
+    pub fn grid2(&self) -> (usize, usize) {
+        (self.block.base[0] + self.tid[0], self.block.base[1] + self.tid[1])
+    }
+
+    /// `grid(3)`: the global `(x, y, z)` index.
+    #[inline]
+    pub fn grid3(&self) -> (usize, usize, usize) {
+        (
+            self.block.base[0] + self.tid[0],
+            self.block.base[1] + self.tid[1],
+            self.block.base[2] + self.tid[2],
+        )
+    }
+
+    /// `gridsize(1)`: `gridDim.x * blockDim.x`, threads along x.
+    #[inline]
+    pub fn gridsize1(&self) -> usize {
+        self.block.launch.gridsize[0]
+    }
+
+    /// `gridsize(2)`: threads along `(x, y)`.
+    #[inline]
+    pub fn gridsize2(&self) -> (usize, usize) {
+        let g = &self.block.launch.gridsize;
+        (g[0], g[1])
+    }
+
+    /// `gridsize(3)`: threads along `(x, y, z)`.
+    #[inline]
+    pub fn gridsize3(&self) -> (usize, usize, usize) {
+        let g = &self.block.launch.gridsize;
+        (g[0], g[1], g[2])
+    }
+
+    /// `threadIdx`.
+    #[inline]
+    pub fn thread_idx(&self) -> Idx3 {
+        Idx3 {
+            x: self.tid[0],
+            y: self.tid[1],
+            z: self.tid[2],
+        }
+    }
+
+    /// `blockIdx`.
+    #[inline]
+    pub fn block_idx(&self) -> Idx3 {
+        let b = &self.block.idx;
+        Idx3 {
+            x: b[0],
+            y: b[1],
+            z: b[2],
+        }
+    }
+
+    /// `blockDim`.
+    #[inline]
+    pub fn block_dim(&self) -> Idx3 {
+        let b = &self.block.launch.block;
+        Idx3 {
+            x: b[0],
+            y: b[1],
+            z: b[2],
+        }
+    }
+
+    /// `gridDim`.
+    #[inline]
+    pub fn grid_dim(&self) -> Idx3 {
+        let g = &self.block.launch.grid;
+        Idx3 {
+            x: g[0],
+            y: g[1],
+            z: g[2],
+        }
+    }
+
+    /// `__syncthreads()` on the coroutine path: suspends until every thread
+    /// of the block that has not finished reaches a barrier. `site` numbers
+    /// the `syncthreads()` in the kernel: threads waiting at different sites,
+    /// or some waiting while others finished, is a divergent barrier, which
+    /// the scheduler reports as a fault. Records a fault (a gpujit bug) on the
+    /// loop path, where the macro splits the kernel at its barriers instead.
+    #[inline]
+    pub fn syncthreads(&self, site: u32) {
+        match self.yielder {
+            Some(y) => y.suspend(site),
+            None => self.fault("syncthreads() reached outside the coroutine path (gpujit bug)"),
+        }
+    }
+
+    /// This thread's linear index in its block (`threadIdx.x` fastest):
+    /// its slot in [`Block::per_thread`] arrays.
+    #[inline(always)]
+    pub fn lin(&self) -> usize {
+        self.lin
+    }
+
+    /// The block this thread belongs to.
+    #[inline(always)]
+    pub fn block(&self) -> &'a Block<'a> {
+        self.block
+    }
+
+    /// Records a fault of this thread: the launch then returns
+    /// [`Error::KernelFault`]. The thread goes on running.
+    #[cold]
+    #[inline(never)]
+    pub fn fault(&self, message: impl fmt::Display) {
+        self.block.record(self.tid, message);
+    }
+
+    /// True once the launch's time limit has passed: the generated code then
+    /// returns from the thread at the next loop iteration. One relaxed atomic
+    /// load.
+    #[inline(always)]
+    pub fn cancelled(&self) -> bool {
+        self.block.cancelled()
+    }
+
+    /// The step of a `for` loop that a split kernel runs once per block: a
+    /// `step` of 0 is a fault of this thread (as in [`Thread::step_by`]).
+    #[inline]
+    pub fn check_step(&self, step: usize) -> usize {
+        if step == 0 {
+            self.fault(STEP_ZERO);
+        }
+        step
+    }
+
+    /// `(start..end).step_by(step)`, except that a `step` of 0 (a panic in
+    /// Rust) records a fault and yields an empty range: the loop runs no
+    /// iterations and the thread goes on.
+    #[inline]
+    pub fn step_by<T: Copy>(&self, start: T, end: T, step: usize) -> std::iter::StepBy<std::ops::Range<T>>
+    where
+        std::ops::Range<T>: Iterator,
+    {
+        if step == 0 {
+            self.fault(STEP_ZERO);
+            return (end..end).step_by(1);
+        }
+        (start..end).step_by(step)
+    }
+
+    /// `(start..=end).step_by(step)`, with a `step` of 0 as in [`Thread::step_by`].
+    #[inline]
+    pub fn step_by_inclusive<T: Copy>(
+        &self,
+        start: T,
+        end: T,
+        step: usize,
+    ) -> std::iter::StepBy<std::ops::RangeInclusive<T>>
+    where
+        std::ops::RangeInclusive<T>: Iterator,
+    {
+        if step == 0 {
+            self.fault(STEP_ZERO);
+            // A one-element range, exhausted: empty, whatever `T` is.
+            let mut empty = end..=end;
+            empty.next();
+            return empty.step_by(1);
+        }
+        (start..=end).step_by(step)
+    }
+
+    /// `a + b` for a type only rustc knows: wraps ([`KernelArith`]).
+    #[inline]
+    pub fn arith_add<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_add(b)
+    }
+
+    /// `a - b` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_sub<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_sub(b)
+    }
+
+    /// `a * b` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_mul<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_mul(b)
+    }
+
+    /// `a / b` for a type only rustc knows: an integer ÷0 is a fault (0).
+    #[inline]
+    pub fn arith_div<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_div(b, self)
+    }
+
+    /// `a % b` for a type only rustc knows: an integer ÷0 is a fault (0).
+    #[inline]
+    pub fn arith_rem<T: KernelArith>(&self, a: T, b: T) -> T {
+        a.k_rem(b, self)
+    }
+
+    /// `-a` for a type only rustc knows: wraps.
+    #[inline]
+    pub fn arith_neg<T: KernelArith>(&self, a: T) -> T {
+        a.k_neg()
+    }
+
+    /// `a.abs()` for a type only rustc knows: wraps (`i32::MIN` stays).
+    #[inline]
+    pub fn arith_abs<T: KernelArith>(&self, a: T) -> T {
+        a.k_abs()
+    }
+
+    /// `a << b` for an integer type only rustc knows (`wrapping_shl`).
+    #[inline]
+    pub fn arith_shl<T: KernelShift>(&self, a: T, b: u32) -> T {
+        a.k_shl(b)
+    }
+
+    /// `a >> b` for an integer type only rustc knows (`wrapping_shr`).
+    #[inline]
+    pub fn arith_shr<T: KernelShift>(&self, a: T, b: u32) -> T {
+        a.k_shr(b)
+    }
+
+    /// Integer `a / b` as [`IntDiv::div_or_fault`]: 0 and a fault if `b == 0`.
+    #[inline]
+    pub fn div<T: IntDiv>(&self, a: T, b: T) -> T {
+        a.div_or_fault(b, self)
+    }
+
+    /// Integer `a % b` as [`IntDiv::rem_or_fault`]: 0 and a fault if `b == 0`.
+    #[inline]
+    pub fn rem<T: IntDiv>(&self, a: T, b: T) -> T {
+        a.rem_or_fault(b, self)
+    }
+}
+
+/// The fault message of a `step_by(0)` loop.
+pub(super) const STEP_ZERO: &str = "the step of a `for` loop (`step_by`) is zero; the loop ran no iterations";
