@@ -165,16 +165,19 @@ fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
             }
             Stmt::For {
                 start, end, step, body, ..
-            } if !expr_has_barrier(start)
-                && !expr_has_barrier(end)
-                && !step.as_ref().is_some_and(expr_has_barrier) =>
-            {
+            } if !expr_has_barrier(start) && !expr_has_barrier(end) && !step.as_ref().is_some_and(expr_has_barrier) => {
                 flush(&mut run, &mut nodes);
-                nodes.push(Node::For { stmt: s, body: plan(body)? });
+                nodes.push(Node::For {
+                    stmt: s,
+                    body: plan(body)?,
+                });
             }
             Stmt::While { cond, body } if !expr_has_barrier(cond) => {
                 flush(&mut run, &mut nodes);
-                nodes.push(Node::While { cond, body: plan(body)? });
+                nodes.push(Node::While {
+                    cond,
+                    body: plan(body)?,
+                });
             }
             Stmt::Loop { body } => {
                 flush(&mut run, &mut nodes);
@@ -287,9 +290,16 @@ fn split(k: &Kernel) -> Option<TokenStream> {
             }
             continue;
         }
-        let param = k.params.iter().any(|p| p.name == l.name && matches!(p.kind, ParamKind::Scalar(_)));
+        let param = k
+            .params
+            .iter()
+            .any(|p| p.name == l.name && matches!(p.kind, ParamKind::Scalar(_)));
         // A parameter nobody assigns is the same in every thread.
-        let spill = if param { l.mutable && uses.parts[id].0.is_some() } else { uses.parts[id].1 };
+        let spill = if param {
+            l.mutable && uses.parts[id].0.is_some()
+        } else {
+            uses.parts[id].1
+        };
         if !spill {
             continue;
         }
@@ -400,11 +410,8 @@ impl Split<'_, '_> {
                 match step {
                     Some(step) => {
                         let st = self.em.expr(step);
-                        let check = self.uniform(
-                            quote! { (#a, #b, #s) },
-                            what,
-                            quote! { (#sv, #ev, #t.check_step(#st)) },
-                        );
+                        let check =
+                            self.uniform(quote! { (#a, #b, #s) }, what, quote! { (#sv, #ev, #t.check_step(#st)) });
                         let iter = if *inclusive {
                             quote! { #blk.step_by_inclusive(#a, #b, #s) }
                         } else {

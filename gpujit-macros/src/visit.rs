@@ -141,7 +141,8 @@ pub fn locals_used(s: &Stmt, out: &mut Vec<LocalId>) {
         Stmt::Let { local, .. } => out.push(*local),
         Stmt::LetTuple { locals, .. } => out.extend(locals.iter().flatten()),
         Stmt::Assign {
-            place: Place::Local(id), ..
+            place: Place::Local(id),
+            ..
         } => out.push(*id),
         Stmt::For { var, .. } => out.push(*var),
         _ => {}

@@ -208,7 +208,7 @@ impl<'a> Block<'a> {
                 self.divergent(
                     g,
                     format_args!(
-                        "divergent barrier: thread {:?} returned before a syncthreads() that thread {:?} of the same block reached; on a GPU this hangs or corrupts",
+                        "divergent barrier: thread {:?} ended (returned) before a syncthreads() that thread {:?} of the same block reached; on a GPU this hangs or corrupts",
                         self.tid_of(g),
                         self.tid_of(l)
                     ),
@@ -268,7 +268,12 @@ impl<'a> Block<'a> {
     /// misaligned (a gpujit bug), records a fault of thread (0, 0, 0) and
     /// returns an empty view.
     #[inline]
-    pub fn shared<T: DeviceScalar>(&self, byte_offset: usize, dims: &[usize], name: &'static str) -> View<'_, T, SharedMem> {
+    pub fn shared<T: DeviceScalar>(
+        &self,
+        byte_offset: usize,
+        dims: &[usize],
+        name: &'static str,
+    ) -> View<'_, T, SharedMem> {
         let size = std::mem::size_of::<T>();
         let fits = (1..=3).contains(&dims.len())
             && byte_offset & (std::mem::align_of::<T>() - 1) == 0

@@ -6,6 +6,7 @@
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
 use corosensei::stack::DefaultStack;
@@ -32,6 +33,7 @@ impl<'a> Block<'a> {
     /// `syncthreads()`, or finished) is a divergent barrier: recorded as a
     /// fault naming two threads that disagreed, and the block ends.
     pub fn coroutines(&'a self, body: &(dyn Fn(&Thread<'_>) + 'a)) {
+        self.launch.coroutine_blocks.fetch_add(1, Ordering::Relaxed);
         let n = self.thread_count();
         let stack_bytes = self.launch.stack_bytes;
         let mut coros: Vec<Option<Coro>> = Vec::with_capacity(n);
@@ -115,7 +117,7 @@ impl<'a> Block<'a> {
                     self.divergent(
                         f,
                         format_args!(
-                            "divergent barrier: thread {:?} returned before a syncthreads() that thread {:?} of the same block reached; on a GPU this hangs or corrupts",
+                            "divergent barrier: thread {:?} ended (returned) before a syncthreads() that thread {:?} of the same block reached; on a GPU this hangs or corrupts",
                             self.tid_of(f),
                             self.tid_of(w)
                         ),

@@ -167,6 +167,7 @@ impl<'a> CpuLaunch<'a> {
             faults: AtomicUsize::new(0),
             first: Mutex::new(None),
             cancel: AtomicBool::new(false),
+            coroutine_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -204,6 +205,7 @@ impl<'a> CpuLaunch<'a> {
                 Ok(())
             })?,
         }
+        LAST_COROUTINE_BLOCKS.with(|c| c.set(ctx.coroutine_blocks.load(Ordering::Relaxed)));
         if ctx.cancel.load(Ordering::Relaxed) {
             let limit_ms = limit.map_or(0, |l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX));
             return Err(Error::LaunchTimeout {
@@ -258,8 +260,9 @@ pub(super) struct LaunchCtx {
     /// Set by the watchdog at the deadline; polled by every loop iteration of
     /// the generated code and before each block starts.
     pub(super) cancel: AtomicBool,
+    /// Blocks that ran on the coroutine path.
+    pub(super) coroutine_blocks: AtomicUsize,
 }
-
 
 impl LaunchCtx {
     /// Runs one block: its shared memory, the kernel's block function, and
@@ -304,8 +307,41 @@ enum ExecPath {
     Coroutines,
 }
 
-/// `GPUJIT_CPU_EXEC`, read once.
+thread_local! {
+    /// Set by [`with_forced_coroutines`] on this OS thread.
+    static FORCED_COROUTINES: Cell<bool> = const { Cell::new(false) };
+}
+
+thread_local! {
+    /// Blocks of the last launch made on this OS thread that ran as coroutines.
+    static LAST_COROUTINE_BLOCKS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Runs `f` with every CPU launch it makes on this OS thread taking the
+/// coroutine path for kernels with barriers, as `GPUJIT_CPU_EXEC=coroutines`
+/// does for the whole process. For tests of both paths.
+pub fn with_forced_coroutines<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            FORCED_COROUTINES.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(FORCED_COROUTINES.with(|c| c.replace(true)));
+    f()
+}
+
+/// How many blocks of the last CPU launch made on this OS thread ran on the
+/// coroutine path (for tests that check which path a kernel takes).
+pub fn last_launch_coroutine_blocks() -> usize {
+    LAST_COROUTINE_BLOCKS.with(Cell::get)
+}
+
+/// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].
 fn exec_path() -> Result<ExecPath> {
+    if FORCED_COROUTINES.with(Cell::get) {
+        return Ok(ExecPath::Coroutines);
+    }
     static PATH: OnceLock<std::result::Result<ExecPath, String>> = OnceLock::new();
     PATH.get_or_init(|| match std::env::var("GPUJIT_CPU_EXEC") {
         Err(_) => Ok(ExecPath::Loops),
@@ -327,7 +363,6 @@ pub(super) fn panic_message(payload: &(dyn Any + Send)) -> Option<&str> {
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
 }
-
 
 /// The environment variable that sets a time limit for every CPU launch.
 pub const TIME_LIMIT_ENV: &str = "GPUJIT_CPU_TIME_LIMIT_MS";
@@ -403,7 +438,6 @@ pub(super) fn parse_time_limit(v: &str) -> std::result::Result<Duration, String>
         )),
     }
 }
-
 
 /// The CPU backend: host memory and the executor above. Launches are
 /// synchronous (they return when every thread has finished).

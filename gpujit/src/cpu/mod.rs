@@ -24,9 +24,11 @@ mod view;
 mod tests;
 
 pub use block::Block;
-pub use exec::{with_cpu_time_limit, CpuBackend, CpuLaunch, SharedLayout};
-pub use thread::Thread;
+pub use exec::{
+    last_launch_coroutine_blocks, with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
+};
 pub use ops::{KernelArith, KernelShift};
+pub use thread::Thread;
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 
 /// A `threadIdx`/`blockIdx`/`blockDim`/`gridDim` value with `usize`

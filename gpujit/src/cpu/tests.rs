@@ -9,8 +9,8 @@ use crate::cpu::exec::{parse_time_limit, MAX_SHARED_BYTES, SCOPED_LIMIT, TIME_LI
 use crate::cpu::{with_cpu_time_limit, CpuBackend, CpuLaunch, Idx3, SharedLayout, View};
 use crate::error::{Error, Result};
 use crate::kernel_def::{KernelArg, KernelDef};
-use crate::launch::LaunchConfig;
 use crate::kernel_def::{ParamDef, ParamKind};
+use crate::launch::LaunchConfig;
 use crate::scalar::ScalarType;
 use crate::DeviceArray;
 
@@ -491,7 +491,9 @@ fn the_time_limit_is_scoped_to_its_closure_and_thread() {
 fn syncthreads_without_barrier_support_faults() {
     let k = kernel("no_barrier", &[], |_, _| Ok(()), false);
     let l = CpuLaunch::new(&k, cfg(1, 2));
-    let err = l.run(SharedLayout::default(), false, &|t| t.syncthreads(7)).unwrap_err();
+    let err = l
+        .run(SharedLayout::default(), false, &|t| t.syncthreads(7))
+        .unwrap_err();
     assert!(err.to_string().contains("outside the coroutine path"), "{err}");
 }
 
@@ -513,9 +515,12 @@ fn coroutine_path_reports_divergent_barriers() {
     .unwrap_err();
     match err {
         Error::KernelFault {
-            message, thread, faults, ..
+            message,
+            thread,
+            faults,
+            ..
         } => {
-            assert!(message.contains("returned before a syncthreads()"), "{message}");
+            assert!(message.contains("ended (returned) before a syncthreads()"), "{message}");
             assert_eq!(thread, [0, 0, 0]);
             assert_eq!(faults, 2, "one fault per block");
         }
