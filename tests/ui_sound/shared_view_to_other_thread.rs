@@ -3,8 +3,8 @@
 use gpujit::__private::{CpuLaunch, KernelArg, SharedLayout};
 
 pub fn entry(l: &CpuLaunch<'_>, _args: &[KernelArg<'_>]) -> gpujit::Result<()> {
-    l.run(SharedLayout { bytes: 16, align: 4 }, false, &|t| {
-        let s = t.shared::<u32>(0, &[4], "s");
+    l.run_blocks(SharedLayout { bytes: 16, align: 4 }, &|b| {
+        let s = b.shared::<u32>(0, &[4], "s");
         std::thread::scope(|scope| {
             scope.spawn(move || s.len());
         });

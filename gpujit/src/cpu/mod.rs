@@ -2,12 +2,17 @@
 //! semantics for blocks, threads, shared memory and `syncthreads()`.
 //!
 //! CONTRACT (used by macro-generated code; keep these names and signatures):
-//! - `CpuLaunch::run(&self, shared: SharedLayout, uses_barrier: bool, body: &(dyn Fn(&Thread<'_>) + Sync)) -> Result<()>`
+//! - `CpuLaunch::run_blocks(&self, shared: SharedLayout, block_fn: &(dyn Fn(&Block<'_>) + Sync)) -> Result<()>`:
+//!   one call of the kernel's block function per block (the executor is not generic).
+//! - `Block`: `threads(|t| ..)` (the thread loop), `live_threads(&exited, |t| ..)`, `exit_flags()`,
+//!   `per_thread(init)` (locals across barriers, indexed by `t.lin()`), `uniform(exited, what, |t| v)`
+//!   (`None`: end the block), `barrier(&exited)`, `step_by`/`step_by_inclusive` (block-level loops),
+//!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`.
 //! - `Thread` methods: `grid1/2/3`, `gridsize1/2/3`, `thread_idx`, `block_idx`, `block_dim`, `grid_dim`
-//!   (all `usize` / tuples of `usize` / `Idx3`), `syncthreads()`, `shared::<T>(byte_offset, dims)`,
+//!   (all `usize` / tuples of `usize` / `Idx3`), `lin()`, `syncthreads(site)` (coroutine path only),
 //!   `fault(msg)`, `div(a, b)`, `rem(a, b)` (integer; ÷0 is a fault that yields 0),
 //!   `arith_add/sub/mul/div/rem/neg/abs/shl/shr` (the same for types only rustc knows),
-//!   `step_by(a, b, s)` / `step_by_inclusive(a, b, s)` (`s == 0` is a fault, the loop runs
+//!   `step_by(a, b, s)` / `step_by_inclusive(a, b, s)` / `check_step(s)` (`s == 0` is a fault, the loop runs
 //!   no iterations), `cancelled()` (polled at every loop iteration; true: return from the thread).
 //! - `View<'a, T>`: `View::from_arg(&KernelArg<'a>, name)` (a view lives as long as the array borrow), `len()`, `dim(k)`, `dim2()`, `dim3()`,
 //!   `ld(t, i)`, `st(t, i, v)`, `ld2(t, i, j)`, `st2(t, i, j, v)`, `ld3(t, i, j, k)`, `st3(t, i, j, k, v)`.

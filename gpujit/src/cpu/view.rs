@@ -70,7 +70,7 @@ impl Mem for SharedMem {
 /// `i * m + j`, element `(i, j, k)` of shape `[n, m, p]` at `(i * m + j) * p + k`.
 ///
 /// `'a` is the borrow the view was made from: the [`DeviceArray`](crate::DeviceArray)
-/// borrow of its [`KernelArg`], or the [`Thread`] of a shared array. The view
+/// borrow of its [`KernelArg`], or the [`Block`](crate::cpu::Block) of a shared array. The view
 /// cannot outlive it. Copying a view copies the pointer, not the elements.
 ///
 /// Accesses through a writable global view are relaxed atomic loads and
@@ -172,7 +172,7 @@ impl<'a, T: DeviceScalar> View<'a, T, SharedMem> {
     /// `ptr` must be aligned for `T` and the `product(dims)` elements from
     /// `ptr` must lie in the block's shared buffer, which must stay allocated
     /// for `'a` and be accessed only from the OS thread that runs the block.
-    /// ([`Thread::shared`] checks all this.) Invalid `dims` (0 or more than 3
+    /// ([`Block::shared`](crate::cpu::Block::shared) checks all this.) Invalid `dims` (0 or more than 3
     /// dimensions, overflowing size) give an empty view.
     #[inline]
     pub(crate) unsafe fn shared(ptr: *mut T, dims: &[usize], name: &'static str) -> View<'a, T, SharedMem> {
