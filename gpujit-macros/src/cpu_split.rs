@@ -28,7 +28,17 @@ pub fn block_body(k: &Kernel) -> TokenStream {
     if !k.uses_barrier {
         let copies = param_copies(k, &[]);
         let body = plain.block_stmts(&k.body);
-        return quote! { #blk.threads(|#t| { #copies #body }); };
+        let simple = quote! { #blk.threads(|#t| { #copies #body }); };
+        return match crate::cpu_lockstep::block_body(k) {
+            Some(lockstep) => quote! {
+                if #blk.force_coroutines() {
+                    #simple
+                } else {
+                    #lockstep
+                }
+            },
+            None => simple,
+        };
     }
     let coroutines = {
         let copies = param_copies(k, &[]);
@@ -198,16 +208,38 @@ fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
 /// What the per-thread parts of a plan use: for each local, the parts
 /// (thread loops and uniform evaluations) it appears in, and whether any
 /// thread may `return` before the end.
-struct Uses {
+pub(crate) struct Uses {
     /// Per local: the first part it appeared in, and whether a second one.
     parts: Vec<(Option<usize>, bool)>,
     next: usize,
-    returns: bool,
+    pub returns: bool,
     /// The loop variables of block-level `for`s (block-wide, never spilled).
     block_vars: Vec<LocalId>,
 }
 
 impl Uses {
+    pub fn new(k: &Kernel) -> Uses {
+        Uses {
+            parts: vec![(None, false); k.locals.len()],
+            next: 0,
+            returns: false,
+            block_vars: Vec::new(),
+        }
+    }
+
+    /// One per-thread part made of `stmts` and `exprs`.
+    pub fn part_of(&mut self, stmts: &[&Stmt], exprs: &[&Expr]) {
+        let mut ids = Vec::new();
+        for s in stmts {
+            locals_used(s, &mut ids);
+            each_stmt(s, &mut |s| self.returns |= matches!(s, Stmt::Return));
+        }
+        for e in exprs {
+            ids.extend(expr_locals(e));
+        }
+        self.part(ids);
+    }
+
     fn part(&mut self, ids: Vec<LocalId>) {
         let part = self.next;
         self.next += 1;
@@ -224,14 +256,7 @@ impl Uses {
     fn nodes(&mut self, ns: &[Node]) {
         for n in ns {
             match n {
-                Node::Threads(stmts) => {
-                    let mut ids = Vec::new();
-                    for s in stmts {
-                        locals_used(s, &mut ids);
-                        each_stmt(s, &mut |s| self.returns |= matches!(s, Stmt::Return));
-                    }
-                    self.part(ids);
-                }
+                Node::Threads(stmts) => self.part_of(stmts, &[]),
                 Node::If { cond, then, els } => {
                     self.part(expr_locals(cond));
                     self.nodes(then);
@@ -272,14 +297,18 @@ fn expr_locals(e: &Expr) -> Vec<LocalId> {
 /// The split block function of `k`, or `None` if it cannot be split.
 fn split(k: &Kernel) -> Option<TokenStream> {
     let nodes = plan(&k.body)?;
-    let mut uses = Uses {
-        parts: vec![(None, false); k.locals.len()],
-        next: 0,
-        returns: false,
-        block_vars: Vec::new(),
-    };
+    let mut uses = Uses::new(k);
     uses.nodes(&nodes);
     let mut em = Emitter::new(k);
+    let decls = spill_decls(k, &uses, &mut em)?;
+    let body = Split { em: &em }.nodes(&nodes);
+    Some(quote! { #decls #body })
+}
+
+/// The per-thread arrays of the locals `uses` says live in more than one
+/// part (marked in `em.spilled`), and the exit flags if a thread may
+/// `return`; `None` if such a local has a type only rustc knows.
+pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<TokenStream> {
     em.track_exit = uses.returns;
     let blk = block_ident();
     let mut decls = TokenStream::new();
@@ -323,8 +352,7 @@ fn split(k: &Kernel) -> Option<TokenStream> {
         let ex = exited_ident();
         decls.extend(quote! { let #ex = #blk.exit_flags(); });
     }
-    let body = Split { em: &em }.nodes(&nodes);
-    Some(quote! { #decls #body })
+    Some(decls)
 }
 
 struct Split<'e, 'k> {

@@ -108,6 +108,7 @@ pub(crate) fn param_copies(k: &Kernel, skip: &[bool]) -> TokenStream {
 }
 
 /// Emits what one thread does.
+#[derive(Clone)]
 pub(crate) struct Emitter<'a> {
     pub k: &'a Kernel,
     /// Per local: kept in a per-thread array (a split kernel's local that
@@ -116,6 +117,10 @@ pub(crate) struct Emitter<'a> {
     /// Whether `return` sets the thread's exit flag (split kernels whose
     /// threads may return before a barrier).
     pub track_exit: bool,
+    /// In the body of a loop run in lockstep across threads (see
+    /// `cpu_split`): what `break` does there (`continue` ends the thread's
+    /// iteration).
+    pub lockstep_break: Option<TokenStream>,
     /// The next `syncthreads()` site number (coroutine path).
     sites: Cell<u32>,
 }
@@ -126,6 +131,7 @@ impl<'a> Emitter<'a> {
             k,
             spilled: vec![false; k.locals.len()],
             track_exit: false,
+            lockstep_break: None,
             sites: Cell::new(0),
         }
     }
@@ -325,7 +331,11 @@ impl<'a> Emitter<'a> {
                 let b = self.loop_body(body);
                 quote! { loop #b }
             }
-            Stmt::Break => quote! { break; },
+            Stmt::Break => match &self.lockstep_break {
+                Some(b) => b.clone(),
+                None => quote! { break; },
+            },
+            Stmt::Continue if self.lockstep_break.is_some() => quote! { return; },
             Stmt::Continue => quote! { continue; },
             Stmt::Return if self.track_exit => {
                 let ex = exited_ident();

@@ -12,6 +12,7 @@
 
 use proc_macro::TokenStream;
 
+mod cpu_lockstep;
 mod cpu_split;
 mod emit_cpu;
 mod emit_cuda;

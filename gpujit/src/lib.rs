@@ -166,8 +166,8 @@ pub mod prelude {
 pub mod __private {
     pub use crate::backend::{current_backend, Backend, DeviceBuffer};
     pub use crate::cpu::{
-        last_launch_coroutine_blocks, with_forced_coroutines, Block, CpuBackend, CpuLaunch, GlobalMem, IntDiv, Mem,
-        SharedLayout, SharedMem, Space, Thread, View,
+        last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines, Block, CpuBackend,
+        CpuLaunch, GlobalMem, IntDiv, Mem, SharedLayout, SharedMem, Space, Thread, View,
     };
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;

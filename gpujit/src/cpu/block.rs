@@ -76,6 +76,13 @@ impl<'a> Block<'a> {
         self.launch.force_coroutines
     }
 
+    /// Counts this block as one that runs a loop in lockstep across its
+    /// threads (for tests; see `last_launch_lockstep_blocks`).
+    #[inline]
+    pub fn lockstep(&self) {
+        self.launch.lockstep_blocks.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then
     /// y, then z: the whole block of a kernel without barriers, or one
     /// barrier-free part of a split kernel. After inlining this is a plain

@@ -168,6 +168,7 @@ impl<'a> CpuLaunch<'a> {
             first: Mutex::new(None),
             cancel: AtomicBool::new(false),
             coroutine_blocks: AtomicUsize::new(0),
+            lockstep_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -205,7 +206,12 @@ impl<'a> CpuLaunch<'a> {
                 Ok(())
             })?,
         }
-        LAST_COROUTINE_BLOCKS.with(|c| c.set(ctx.coroutine_blocks.load(Ordering::Relaxed)));
+        LAST_PATHS.with(|c| {
+            c.set([
+                ctx.coroutine_blocks.load(Ordering::Relaxed),
+                ctx.lockstep_blocks.load(Ordering::Relaxed),
+            ])
+        });
         if ctx.cancel.load(Ordering::Relaxed) {
             let limit_ms = limit.map_or(0, |l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX));
             return Err(Error::LaunchTimeout {
@@ -262,6 +268,8 @@ pub(super) struct LaunchCtx {
     pub(super) cancel: AtomicBool,
     /// Blocks that ran on the coroutine path.
     pub(super) coroutine_blocks: AtomicUsize,
+    /// Blocks that ran a loop in lockstep across threads.
+    pub(super) lockstep_blocks: AtomicUsize,
 }
 
 impl LaunchCtx {
@@ -313,8 +321,9 @@ thread_local! {
 }
 
 thread_local! {
-    /// Blocks of the last launch made on this OS thread that ran as coroutines.
-    static LAST_COROUTINE_BLOCKS: Cell<usize> = const { Cell::new(0) };
+    /// Blocks of the last launch made on this OS thread that ran as
+    /// coroutines, and that ran a loop in lockstep.
+    static LAST_PATHS: Cell<[usize; 2]> = const { Cell::new([0; 2]) };
 }
 
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
@@ -334,7 +343,13 @@ pub fn with_forced_coroutines<R>(f: impl FnOnce() -> R) -> R {
 /// How many blocks of the last CPU launch made on this OS thread ran on the
 /// coroutine path (for tests that check which path a kernel takes).
 pub fn last_launch_coroutine_blocks() -> usize {
-    LAST_COROUTINE_BLOCKS.with(Cell::get)
+    LAST_PATHS.with(Cell::get)[0]
+}
+
+/// How many blocks of the last CPU launch made on this OS thread ran a loop
+/// in lockstep across their threads (loop interchange).
+pub fn last_launch_lockstep_blocks() -> usize {
+    LAST_PATHS.with(Cell::get)[1]
 }
 
 /// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].

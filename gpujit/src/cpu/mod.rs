@@ -30,7 +30,8 @@ mod tests;
 
 pub use block::Block;
 pub use exec::{
-    last_launch_coroutine_blocks, with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
+    last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_cpu_time_limit, with_forced_coroutines, CpuBackend,
+    CpuLaunch, SharedLayout,
 };
 pub use ops::{KernelArith, KernelShift};
 pub use thread::Thread;
