@@ -262,7 +262,7 @@ fn draw(rows: &[Row], title: &str, pixels: &mut [u8], size: (u32, u32)) -> Resul
         .map(|r| r.goal_ratio().max(r.goal.max_ratio))
         .filter(|v| v.is_finite())
         .fold(2.0f64, f64::max);
-    let x_max = 10f64.powf((largest * 1.5).log10().ceil());
+    let x_max = 10f64.powf((largest * 20.0).log10().ceil()); // room for the labels
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22).into_font().style(FontStyle::Bold))
         .margin(16)

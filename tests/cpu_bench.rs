@@ -2,7 +2,9 @@
 //! benchmark (issue #7) runs at small, odd sizes through the example's own
 //! code, every implementation agrees with the serial one, the table has a
 //! row per workload, the chart is a PNG, and a wrong result is an error.
+//! The benchmark's own kernels compile with NVRTC.
 
+#[macro_use]
 mod common;
 
 use common::Tool;
@@ -21,6 +23,7 @@ fn main() -> std::process::ExitCode {
             Some(Tool::CpuBackend) => a_wrong_result_stops_the_measurement,
             None => compare_reports_the_first_difference,
             None => arguments_select_sizes_rounds_and_chart,
+            Some(Tool::Nvrtc) => benchmark_kernels_compile_with_nvrtc,
         ],
     )
 }
@@ -132,4 +135,19 @@ fn arguments_select_sizes_rounds_and_chart() {
         let err = args(bad).unwrap_err();
         assert!(err.contains("usage: cpu_bench"), "{bad:?}: {err}");
     }
+}
+
+/// The kernels defined for the benchmark (the examples' are checked in
+/// tests/cuda_kernels.rs), and this file's.
+fn benchmark_kernels_compile_with_nvrtc() {
+    common::assert_compiles_with_nvrtc(
+        "benchmark_kernels_compile_with_nvrtc",
+        &[
+            &workloads::saxpy_one::KERNEL,
+            &workloads::stencil5::KERNEL,
+            &workloads::block_sum::KERNEL,
+            &workloads::empty_kernel::KERNEL,
+            &iota_off_by_one::KERNEL,
+        ],
+    );
 }
