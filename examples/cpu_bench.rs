@@ -106,7 +106,11 @@ impl Row {
         match self.goal.against {
             Against::BestRayon => self.ratio(),
             Against::Rayon | Against::TiledRayon => {
-                let reference = if self.goal.against == Against::Rayon { Impl::Rayon } else { Impl::TiledRayon };
+                let reference = if self.goal.against == Against::Rayon {
+                    Impl::Rayon
+                } else {
+                    Impl::TiledRayon
+                };
                 self.secs(Impl::Gpujit).unwrap_or(f64::NAN) / self.secs(reference).unwrap_or(f64::NAN)
             }
         }
@@ -161,7 +165,12 @@ pub fn measure(all: &mut [Box<dyn Workload>], rounds: usize, min_sample_secs: f6
             name: w.name(),
             short: w.short(),
             goal: w.goal(),
-            secs: w.impls().iter().copied().zip(per_impl.into_iter().map(median)).collect(),
+            secs: w
+                .impls()
+                .iter()
+                .copied()
+                .zip(per_impl.into_iter().map(median))
+                .collect(),
         })
         .collect())
 }
@@ -209,8 +218,8 @@ pub fn table(rows: &[Row]) -> String {
 pub fn tiled_vs_naive(rows: &[Row]) -> Option<String> {
     let gpujit = |prefix: &str| {
         rows.iter()
-            .filter(|r| r.short.starts_with(prefix))
-            .last()
+            .rev()
+            .find(|r| r.short.starts_with(prefix))
             .and_then(|r| Some((r.short.rsplit(' ').next()?.to_string(), r.secs(Impl::Gpujit)?)))
     };
     let ((n, naive), (n2, tiled)) = (gpujit("matmul naive")?, gpujit("matmul tiled")?);
@@ -285,7 +294,11 @@ fn draw(rows: &[Row], title: &str, pixels: &mut [u8], size: (u32, u32)) -> Resul
     // Row 0 at the top.
     let slot = |k: usize| n - 1 - k;
     chart.draw_series(rows.iter().enumerate().map(|(k, r)| {
-        let colour = if r.met() { RGBColor(60, 160, 80) } else { RGBColor(210, 80, 60) };
+        let colour = if r.met() {
+            RGBColor(60, 160, 80)
+        } else {
+            RGBColor(210, 80, 60)
+        };
         let mut bar = Rectangle::new(
             [
                 (0.1, SegmentValue::Exact(slot(k))),
@@ -326,7 +339,10 @@ fn draw(rows: &[Row], title: &str, pixels: &mut [u8], size: (u32, u32)) -> Resul
         );
         Text::new(
             label,
-            (r.goal_ratio().max(r.goal.max_ratio) * 1.08, SegmentValue::CenterOf(slot(k))),
+            (
+                r.goal_ratio().max(r.goal.max_ratio) * 1.08,
+                SegmentValue::CenterOf(slot(k)),
+            ),
             ("sans-serif", 14).into_font(),
         )
     }))?;
@@ -354,7 +370,11 @@ pub fn run(opts: &Options) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
         "rayon threads: {}; {} interleaved rounds, medians{}",
         rayon::current_num_threads(),
         opts.rounds,
-        if opts.sizes == Sizes::quick() { "; quick sizes" } else { "" }
+        if opts.sizes == Sizes::quick() {
+            "; quick sizes"
+        } else {
+            ""
+        }
     );
     let mut all = workloads::all(&opts.sizes)?;
     let rows = measure(&mut all, opts.rounds, opts.min_sample_secs)?;

@@ -47,7 +47,10 @@ fn every_workload_agrees_and_is_tabled_and_charted() {
         assert!(r.ratio().is_finite(), "{}", r.name);
     }
     let tiled = rows.iter().filter(|r| r.secs(Impl::TiledRayon).is_some()).count();
-    assert_eq!(tiled, 3, "tiled matmul at 2 sizes and the reduction have a tiled rayon version");
+    assert_eq!(
+        tiled, 3,
+        "tiled matmul at 2 sizes and the reduction have a tiled rayon version"
+    );
     let table = cpu_bench::table(&rows);
     assert_eq!(table.lines().count(), 2 + rows.len(), "{table}");
     for r in &rows {
@@ -84,7 +87,10 @@ impl Workload for Wrong {
         &[Impl::Gpujit, Impl::Serial]
     }
     fn goal(&self) -> workloads::Goal {
-        workloads::Goal { max_ratio: 1.0, against: workloads::Against::BestRayon }
+        workloads::Goal {
+            max_ratio: 1.0,
+            against: workloads::Against::BestRayon,
+        }
     }
     fn run(&mut self, which: Impl) -> gpujit::Result<()> {
         match which {
@@ -119,8 +125,13 @@ fn a_wrong_result_stops_the_measurement() {
 fn compare_reports_the_first_difference() {
     assert_eq!(workloads::compare("x", &[1.0f32, 2.0], &[1.0, 2.0]), Ok(()));
     let err = workloads::compare("x", &[1.0f32, f32::NAN, 3.0], &[1.0, 2.0, 4.0]).unwrap_err();
-    assert!(err.contains("2 of 3 elements differ") && err.contains("first at 1: NaN, expected 2.0"), "{err}");
-    assert!(workloads::compare("x", &[1u8], &[1, 2]).unwrap_err().contains("1 elements, expected 2"));
+    assert!(
+        err.contains("2 of 3 elements differ") && err.contains("first at 1: NaN, expected 2.0"),
+        "{err}"
+    );
+    assert!(workloads::compare("x", &[1u8], &[1, 2])
+        .unwrap_err()
+        .contains("1 elements, expected 2"));
 }
 
 fn arguments_select_sizes_rounds_and_chart() {

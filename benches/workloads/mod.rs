@@ -217,7 +217,10 @@ pub struct Goal {
 
 impl Goal {
     const fn best(max_ratio: f64) -> Self {
-        Goal { max_ratio, against: Against::BestRayon }
+        Goal {
+            max_ratio,
+            against: Against::BestRayon,
+        }
     }
 
     /// `≤ 1.1`, `≤ 1.2 vs tiled rayon`.
@@ -293,7 +296,9 @@ pub fn all(sizes: &Sizes) -> gpujit::Result<Vec<Box<dyn Workload>>> {
         v.push(Box::new(Matmul::new(n, true)?));
     }
     v.push(Box::new(Reduction::new(sizes.reduction)?));
-    v.push(Box::new(EmptyLaunch { blocks: sizes.empty_blocks }));
+    v.push(Box::new(EmptyLaunch {
+        blocks: sizes.empty_blocks,
+    }));
     Ok(v)
 }
 
@@ -464,7 +469,7 @@ const SAXPY_A: f32 = 0.5;
 
 fn saxpy_serial(x: &[f32], y: &mut [f32]) {
     for (yi, &xi) in y.iter_mut().zip(x) {
-        *yi = SAXPY_A * xi + *yi;
+        *yi += SAXPY_A * xi;
     }
 }
 
@@ -496,7 +501,12 @@ impl Workload for Saxpy {
         }
     }
     fn short(&self) -> String {
-        if self.grid_stride { "saxpy grid-stride" } else { "saxpy 1 elem/thread" }.into()
+        if self.grid_stride {
+            "saxpy grid-stride"
+        } else {
+            "saxpy 1 elem/thread"
+        }
+        .into()
     }
     fn impls(&self) -> &'static [Impl] {
         PLAIN
@@ -513,7 +523,7 @@ impl Workload for Saxpy {
                 .y
                 .par_iter_mut()
                 .zip(self.x.par_iter())
-                .for_each(|(yi, &xi)| *yi = SAXPY_A * xi + *yi),
+                .for_each(|(yi, &xi)| *yi += SAXPY_A * xi),
         }
         Ok(())
     }
@@ -713,7 +723,11 @@ impl Matmul {
 
 impl Workload for Matmul {
     fn name(&self) -> String {
-        let kind = if self.tiled { "tiled (16×16 shared, 2 syncthreads)" } else { "naive" };
+        let kind = if self.tiled {
+            "tiled (16×16 shared, 2 syncthreads)"
+        } else {
+            "naive"
+        };
         format!("matmul {kind}, n = {}", self.n)
     }
     fn short(&self) -> String {
@@ -728,7 +742,10 @@ impl Workload for Matmul {
     }
     fn goal(&self) -> Goal {
         if self.tiled {
-            Goal { max_ratio: 1.2, against: Against::TiledRayon }
+            Goal {
+                max_ratio: 1.2,
+                against: Against::TiledRayon,
+            }
         } else {
             Goal::best(3.0)
         }
@@ -828,7 +845,10 @@ impl Workload for Reduction {
         TILED
     }
     fn goal(&self) -> Goal {
-        Goal { max_ratio: 1.2, against: Against::Rayon }
+        Goal {
+            max_ratio: 1.2,
+            against: Against::Rayon,
+        }
     }
     fn run(&mut self, which: Impl) -> gpujit::Result<()> {
         match which {
