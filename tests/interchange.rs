@@ -60,8 +60,8 @@ fn grid_stride_loop_runs_in_lockstep() -> gpujit::Result<()> {
     Ok(())
 }
 
-/// The naive matmul's shape: the loop sits in an `if`, with a local made
-/// before it, accumulated in it, and stored after it.
+/// The naive matmul's shape, with a strided `k` loop: the loop sits in an
+/// `if`, with a local made before it, accumulated in it, and stored after it.
 #[gpu_kernel]
 fn matmul_naive(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f32>, scale: f32) {
     let (col, row) = grid(2);
@@ -69,7 +69,7 @@ fn matmul_naive(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f32
     if row < n && col < m {
         let k = a.shape()[1];
         let mut acc = 0.0;
-        for i in 0..k {
+        for i in (0..k).step_by(1) {
             acc += a[[row, i]] * b[[i, col]];
         }
         c[[row, col]] = acc * scale;
@@ -190,14 +190,18 @@ fn faults_in_the_loop_are_counted_per_thread() {
     assert_eq!(a.2, want);
 }
 
-/// A per-thread loop over registers only: no interchange.
+/// A per-thread loop over registers only, and a unit-stride loop over
+/// memory: no interchange.
 #[gpu_kernel]
 fn busy(out: &mut [f64]) {
     let i = grid(1);
     if i < out.len() {
         let mut s = 0.0;
-        for j in 0..100 {
+        for j in (0..100).step_by(1) {
             s += (i * j) as f64 * 0.1;
+        }
+        for j in 0..1 {
+            s += out[i + j];
         }
         out[i] = s;
     }

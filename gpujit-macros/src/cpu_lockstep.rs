@@ -1,9 +1,9 @@
-//! Loop interchange for the CPU backend: a barrier-free kernel's `for` loop
-//! whose body reads or writes global memory at an index built from the loop
-//! variable runs in lockstep across the block's threads (iteration 1 of
-//! every thread, then iteration 2, ...), as a warp would. A grid-stride loop
-//! or the naive matmul's `k` loop then touches consecutive elements in
-//! consecutive threads instead of walking a column per thread.
+//! Loop interchange for the CPU backend: a barrier-free kernel's strided
+//! `for` loop whose body reads or writes global memory at an index built
+//! from the loop variable runs in lockstep across the block's threads
+//! (iteration 1 of every thread, then iteration 2, ...), as a warp would. A
+//! grid-stride loop then touches consecutive elements in consecutive threads
+//! instead of elements `gridsize` apart.
 //!
 //! Without a barrier, CUDA promises no order between the threads of a block,
 //! so any interleaving that keeps each thread's own order is a valid
@@ -17,7 +17,7 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::cpu_split::{spill_decls, Uses};
+use crate::cpu_split::{spill_decls, wrap_part, Uses};
 use crate::emit_cpu::{block_ident, exited_ident, ident, thread_ident, Emitter};
 use crate::model::*;
 use crate::visit::{each_expr, each_expr_in_expr, each_stmt};
@@ -31,9 +31,19 @@ struct Target<'k> {
     l: &'k Stmt,
 }
 
-/// Whether `s` is a `for` loop worth interchanging.
+/// Whether `s` is a `for` loop worth interchanging: a strided loop
+/// (`step_by`, as grid-stride loops are) over global memory. A unit-stride
+/// loop (the naive matmul's) is left to each thread: measured, the
+/// per-thread iterator and locals cost more there than the contiguous
+/// accesses gain.
 fn candidate(k: &Kernel, s: &Stmt) -> bool {
-    let Stmt::For { var, body, .. } = s else {
+    let Stmt::For {
+        var,
+        body,
+        step: Some(_),
+        ..
+    } = s
+    else {
         return false;
     };
     if k.locals[*var].mutable {
@@ -168,27 +178,33 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
         None => quote! { (#sv..#ev).step_by(1) },
     };
     let set_iter = quote! { #iters[#t.lin()] = ::core::option::Option::Some(#iter); };
-    let first = match target.inner {
+    let (first, first_stmts) = match target.inner {
         None => {
             let pre = emit_all(&em, &before);
-            quote! { #pre #set_iter }
+            (quote! { #pre #set_iter }, before.clone())
         }
         Some((cond, then, els, j)) => {
             let pre = emit_all(&em, &before);
             let c = em.expr(cond);
             let tp = emit_all(&em, &then.stmts[..j].iter().collect::<Vec<_>>());
-            let els = els.map(|b| em.block_stmts(b)).unwrap_or_default();
-            quote! { #pre if #c { #on[#t.lin()] = true; #tp #set_iter } else { #els } }
+            let els_code = els.map(|b| em.block_stmts(b)).unwrap_or_default();
+            let mut stmts = before.clone();
+            stmts.extend(then.stmts[..j].iter());
+            stmts.extend(els.iter().flat_map(|b| b.stmts.iter()));
+            (
+                quote! { #pre if #c { #on[#t.lin()] = true; #tp #set_iter } else { #els_code } },
+                stmts,
+            )
         }
     };
-    let part1 = threads(first);
+    let part1 = threads(wrap_part(&em, &first_stmts, &head_exprs, first));
 
     // Part 2: one iteration of every thread whose loop has not ended, until
     // none has an iteration left.
     let mut lem = em.clone();
     lem.lockstep_break = Some(quote! { { #iters[#t.lin()] = ::core::option::Option::None; return; } });
     let name = ident(&k.locals[*var].name);
-    let lbody = emit_all(&lem, &loop_body);
+    let lbody = wrap_part(&lem, &loop_body, &[], emit_all(&lem, &loop_body));
     let step_one = threads(quote! {
         let ::core::option::Option::Some(#name) = #iters[#t.lin()].as_mut().and_then(::core::iter::Iterator::next) else {
             #iters[#t.lin()] = ::core::option::Option::None;
@@ -217,7 +233,7 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
         None => TokenStream::new(),
     };
     let post = emit_all(&em, &after);
-    let part3 = threads(quote! { #rest_then #post });
+    let part3 = threads(wrap_part(&em, &last, &[], quote! { #rest_then #post }));
     let on_decl = if target.inner.is_some() {
         quote! { let mut #on = #blk.per_thread(false); }
     } else {

@@ -305,6 +305,64 @@ fn split(k: &Kernel) -> Option<TokenStream> {
     Some(quote! { #decls #body })
 }
 
+/// The body of one per-thread part (`body`, emitted from `stmts` and
+/// `exprs`): the spilled locals it uses are loaded from their per-thread
+/// arrays into Rust locals first, and those it assigns are stored back after,
+/// also when the part ends with `return` (it runs in a closure of its own).
+pub(crate) fn wrap_part(em: &Emitter, stmts: &[&Stmt], exprs: &[&Expr], body: TokenStream) -> TokenStream {
+    let t = thread_ident();
+    let mut used = Vec::new();
+    let mut assigned = Vec::new();
+    for s in stmts {
+        locals_used(s, &mut used);
+        each_stmt(s, &mut |s| match s {
+            Stmt::Let { local, .. } => assigned.push(*local),
+            Stmt::LetTuple { locals, .. } => assigned.extend(locals.iter().flatten()),
+            Stmt::Assign {
+                place: Place::Local(id),
+                ..
+            } => assigned.push(*id),
+            _ => {}
+        });
+    }
+    for e in exprs {
+        used.extend(expr_locals(e));
+        each_stmt(&Stmt::Expr((*e).clone()), &mut |s| {
+            if let Stmt::Assign {
+                place: Place::Local(id),
+                ..
+            } = s
+            {
+                assigned.push(*id);
+            }
+        });
+    }
+    used.sort_unstable();
+    used.dedup();
+    used.retain(|id| em.spilled[*id]);
+    if used.is_empty() {
+        return body;
+    }
+    let mut loads = TokenStream::new();
+    let mut stores = TokenStream::new();
+    for id in used {
+        let l = &em.k.locals[id];
+        let (arr, name) = (spill_ident(l), ident(&l.name));
+        loads.extend(quote! { #[allow(unused_mut, unused_variables)] let mut #name = #arr[#t.lin()]; });
+        if assigned.contains(&id) {
+            stores.extend(quote! { #arr[#t.lin()] = #name; });
+        }
+    }
+    let v = Ident::new("gj_value", Span::mixed_site());
+    quote! {
+        #loads
+        #[allow(clippy::redundant_closure_call)]
+        let #v = (|| { #body })();
+        #stores
+        #v
+    }
+}
+
 /// The per-thread arrays of the locals `uses` says live in more than one
 /// part (marked in `em.spilled`), and the exit flags if a thread may
 /// `return`; `None` if such a local has a type only rustc knows.
@@ -374,7 +432,8 @@ impl Split<'_, '_> {
 
     /// `uniform(..)` over `value`, binding the agreed value to `bind` or
     /// ending the block.
-    fn uniform(&self, bind: TokenStream, what: &str, value: TokenStream) -> TokenStream {
+    fn uniform(&self, bind: TokenStream, what: &str, exprs: &[&Expr], value: TokenStream) -> TokenStream {
+        let value = wrap_part(self.em, &[], exprs, value);
         let (blk, t) = (block_ident(), thread_ident());
         let exited = if self.em.track_exit {
             let ex = exited_ident();
@@ -395,6 +454,7 @@ impl Split<'_, '_> {
         match n {
             Node::Threads(stmts) => {
                 let body: TokenStream = stmts.iter().map(|s| self.em.stmt(s)).collect();
+                let body = wrap_part(self.em, stmts, &[], body);
                 let run = if self.em.track_exit {
                     let ex = exited_ident();
                     quote! { #blk.live_threads(&#ex, |#t| { #body }); }
@@ -413,6 +473,7 @@ impl Split<'_, '_> {
                 let check = self.uniform(
                     quote! { #c },
                     "the condition of an `if` around syncthreads()",
+                    &[cond],
                     self.em.expr(cond),
                 );
                 let (then, els) = (self.nodes(then), self.nodes(els));
@@ -438,8 +499,12 @@ impl Split<'_, '_> {
                 match step {
                     Some(step) => {
                         let st = self.em.expr(step);
-                        let check =
-                            self.uniform(quote! { (#a, #b, #s) }, what, quote! { (#sv, #ev, #t.check_step(#st)) });
+                        let check = self.uniform(
+                            quote! { (#a, #b, #s) },
+                            what,
+                            &[start, end, step],
+                            quote! { (#sv, #ev, #t.check_step(#st)) },
+                        );
                         let iter = if *inclusive {
                             quote! { #blk.step_by_inclusive(#a, #b, #s) }
                         } else {
@@ -448,7 +513,7 @@ impl Split<'_, '_> {
                         quote! { #check for #name in #iter { #cancel #body } }
                     }
                     None => {
-                        let check = self.uniform(quote! { (#a, #b) }, what, quote! { (#sv, #ev) });
+                        let check = self.uniform(quote! { (#a, #b) }, what, &[start, end], quote! { (#sv, #ev) });
                         let range = if *inclusive {
                             quote! { #a..=#b }
                         } else {
@@ -463,6 +528,7 @@ impl Split<'_, '_> {
                 let check = self.uniform(
                     quote! { #c },
                     "the condition of a `while` loop around syncthreads()",
+                    &[cond],
                     self.em.expr(cond),
                 );
                 let body = self.nodes(body);

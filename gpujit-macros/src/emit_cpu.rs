@@ -70,9 +70,16 @@ pub fn emit(k: &Kernel) -> CpuCode {
         end = quote! { (#off + ::core::mem::size_of::<#ty>()) };
         align = quote! { ::gpujit::__private::max_usize(#align, ::core::mem::align_of::<#elem>()) };
     }
-    // Shared arrays belong to the block: one view each, made once per block.
+    // Copies of the parameters (views are `Copy`) local to the block
+    // function: the thread loops then keep them in registers, where through
+    // the closure's captured references every store would force a reload.
     let blk = block_ident();
     let mut body = TokenStream::new();
+    for p in &k.params {
+        let name = ident(&p.name);
+        body.extend(quote! { #[allow(unused_variables)] let #name = #name; });
+    }
+    // Shared arrays belong to the block: one view each, made once per block.
     for (id, sh) in k.shared.iter().enumerate() {
         let name = ident(&sh.name);
         let elem = scalar_ty(sh.elem);
@@ -111,8 +118,8 @@ pub(crate) fn param_copies(k: &Kernel, skip: &[bool]) -> TokenStream {
 #[derive(Clone)]
 pub(crate) struct Emitter<'a> {
     pub k: &'a Kernel,
-    /// Per local: kept in a per-thread array (a split kernel's local that
-    /// lives across a barrier) instead of a Rust local.
+    /// Per local: kept in a per-thread array between the per-thread parts
+    /// of a split kernel (it lives across a barrier); `let` assigns it.
     pub spilled: Vec<bool>,
     /// Whether `return` sets the thread's exit flag (split kernels whose
     /// threads may return before a barrier).
@@ -136,16 +143,13 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Local `id` as a place: the Rust local, or its slot in the per-thread array.
+    /// Local `id` as a place. A spilled local is a Rust local too: each
+    /// per-thread part loads it from its per-thread array first and stores
+    /// it back after (see `cpu_split::wrap_part`), so that it lives in a
+    /// register while the part runs.
     fn place(&self, id: LocalId) -> TokenStream {
-        let l = &self.k.locals[id];
-        if self.spilled[id] {
-            let (arr, t) = (spill_ident(l), thread_ident());
-            quote! { #arr[#t.lin()] }
-        } else {
-            let name = ident(&l.name);
-            quote! { #name }
-        }
+        let name = ident(&self.k.locals[id].name);
+        quote! { #name }
     }
 
     pub fn block_stmts(&self, b: &Block) -> TokenStream {

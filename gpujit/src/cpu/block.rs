@@ -14,7 +14,6 @@
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::fmt;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 
 use crate::cpu::exec::{panic_message, Fault, LaunchCtx};
@@ -88,49 +87,27 @@ impl<'a> Block<'a> {
     /// barrier-free part of a split kernel. After inlining this is a plain
     /// counted loop around the kernel body.
     ///
-    /// A panic in `f` (never from generated code) is a fault of the thread
-    /// that panicked; the loop goes on with the next thread.
+    /// A panic in `f` (never from generated code) unwinds to the executor,
+    /// which records it as a fault of the block and skips the block's rest.
     #[inline(always)]
     pub fn threads(&'a self, mut f: impl FnMut(&Thread<'a>)) {
-        let current = Cell::new(0);
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let [bx, by, bz] = self.launch.block;
-            let mut lin = 0;
-            for z in 0..bz {
-                for y in 0..by {
-                    for x in 0..bx {
-                        current.set(lin);
-                        f(&Thread {
-                            block: self,
-                            tid: [x, y, z],
-                            lin,
-                            yielder: None,
-                        });
-                        lin += 1;
-                    }
+        let [bx, by, bz] = self.launch.block;
+        let base = self.base;
+        let cancel = &self.launch.cancel;
+        let mut lin = 0;
+        for z in 0..bz {
+            for y in 0..by {
+                for x in 0..bx {
+                    f(&Thread {
+                        block: self,
+                        tid: [x, y, z],
+                        base,
+                        lin,
+                        cancel,
+                        yielder: None,
+                    });
+                    lin += 1;
                 }
-            }
-        }));
-        if let Err(payload) = outcome {
-            self.threads_after_panic(current.get(), &*payload, &mut f);
-        }
-    }
-
-    /// The rest of [`Block::threads`] after thread `lin` panicked: one
-    /// `catch_unwind` per thread, off the fast path.
-    #[cold]
-    #[inline(never)]
-    fn threads_after_panic(&'a self, lin: usize, payload: &(dyn Any + Send), f: &mut dyn FnMut(&Thread<'a>)) {
-        self.record_panic(self.tid_of(lin), payload);
-        for lin in lin + 1..self.thread_count() {
-            let t = Thread {
-                block: self,
-                tid: self.tid_of(lin),
-                lin,
-                yielder: None,
-            };
-            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| f(&t))) {
-                self.record_panic(t.tid, &*payload);
             }
         }
     }

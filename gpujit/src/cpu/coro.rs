@@ -62,7 +62,9 @@ impl<'a> Block<'a> {
                     let t = Thread {
                         block: self,
                         tid,
+                        base: self.base,
                         lin,
+                        cancel: &self.launch.cancel,
                         yielder: Some(y),
                     };
                     let run = || with_stack_colour(lin, || body(&t));

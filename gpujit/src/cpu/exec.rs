@@ -82,7 +82,12 @@ impl<'a> CpuLaunch<'a> {
             if uses_barrier {
                 b.coroutines(body)
             } else {
-                b.threads(|t| body(t))
+                // One `catch_unwind` per thread: a panic ends only its thread.
+                b.threads(|t| {
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(t))) {
+                        b.record_panic(t.tid, &*payload);
+                    }
+                })
             }
         })
     }

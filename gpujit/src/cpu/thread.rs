@@ -13,12 +13,18 @@ use crate::cpu::{Idx3, KernelArith, KernelShift};
 /// The context of one kernel thread on the CPU backend: its coordinates, the
 /// intrinsics (`grid`, `thread_idx`, `syncthreads`, shared memory, ...) and
 /// fault reporting. The generated CPU code receives one per thread.
+#[derive(Clone, Copy)]
 pub struct Thread<'a> {
     pub(super) block: &'a Block<'a>,
     pub(super) tid: [usize; 3],
+    /// `blockIdx * blockDim` per axis, copied from the block so that the
+    /// thread's global index is register arithmetic in the thread loop.
+    pub(super) base: [usize; 3],
     /// Linear index in the block (`x` fastest): the slot of this thread in
     /// the per-thread arrays of split kernels.
     pub(super) lin: usize,
+    /// The launch's cancel flag, here so that polling it is one load.
+    pub(super) cancel: &'a std::sync::atomic::AtomicBool,
     /// Only on the coroutine path: suspends at a barrier with its site number.
     pub(super) yielder: Option<&'a Yielder<(), u32>>,
 }
@@ -33,22 +39,22 @@ impl<'a> Thread<'a> {
     /// `grid(1)`: `blockIdx.x * blockDim.x + threadIdx.x`.
     #[inline]
     pub fn grid1(&self) -> usize {
-        self.block.base[0] + self.tid[0]
+        self.base[0] + self.tid[0]
     }
 
     /// `grid(2)`: the global `(x, y)` index.
     #[inline]
     pub fn grid2(&self) -> (usize, usize) {
-        (self.block.base[0] + self.tid[0], self.block.base[1] + self.tid[1])
+        (self.base[0] + self.tid[0], self.base[1] + self.tid[1])
     }
 
     /// `grid(3)`: the global `(x, y, z)` index.
     #[inline]
     pub fn grid3(&self) -> (usize, usize, usize) {
         (
-            self.block.base[0] + self.tid[0],
-            self.block.base[1] + self.tid[1],
-            self.block.base[2] + self.tid[2],
+            self.base[0] + self.tid[0],
+            self.base[1] + self.tid[1],
+            self.base[2] + self.tid[2],
         )
     }
 
@@ -144,9 +150,13 @@ impl<'a> Thread<'a> {
 
     /// Records a fault of this thread: the launch then returns
     /// [`Error::KernelFault`]. The thread goes on running.
+    ///
+    /// Takes the thread by value: a reference to it passed to this
+    /// out-of-line call would make the thread loop keep every thread's
+    /// coordinates in memory.
     #[cold]
     #[inline(never)]
-    pub fn fault(&self, message: impl fmt::Display) {
+    pub fn fault(self, message: impl fmt::Display) {
         self.block.record(self.tid, message);
     }
 
@@ -155,7 +165,7 @@ impl<'a> Thread<'a> {
     /// load.
     #[inline(always)]
     pub fn cancelled(&self) -> bool {
-        self.block.cancelled()
+        self.cancel.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The step of a `for` loop that a split kernel runs once per block: a

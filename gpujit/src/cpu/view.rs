@@ -297,7 +297,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: `i < len`.
             unsafe { self.read_at(i) }
         } else {
-            self.oob(t, &[i]);
+            self.oob(*t, &[i]);
             T::default()
         }
     }
@@ -310,7 +310,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: `i < len` and the view is writable.
             unsafe { self.write_at(i, v) }
         } else {
-            self.bad_store(t, &[i]);
+            self.bad_store(*t, &[i]);
         }
     }
 
@@ -322,7 +322,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: i < d0 and j < d1, so i * d1 + j < d0 * d1 <= len.
             unsafe { self.read_at(i * self.dims[1] + j) }
         } else {
-            self.oob(t, &[i, j]);
+            self.oob(*t, &[i, j]);
             T::default()
         }
     }
@@ -335,7 +335,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: i < d0 and j < d1, so i * d1 + j < d0 * d1 <= len; writable.
             unsafe { self.write_at(i * self.dims[1] + j, v) }
         } else {
-            self.bad_store(t, &[i, j]);
+            self.bad_store(*t, &[i, j]);
         }
     }
 
@@ -347,7 +347,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: each index is below its dimension, so the offset is < len.
             unsafe { self.read_at((i * self.dims[1] + j) * self.dims[2] + k) }
         } else {
-            self.oob(t, &[i, j, k]);
+            self.oob(*t, &[i, j, k]);
             T::default()
         }
     }
@@ -360,13 +360,15 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: each index is below its dimension, so the offset is < len; writable.
             unsafe { self.write_at((i * self.dims[1] + j) * self.dims[2] + k, v) }
         } else {
-            self.bad_store(t, &[i, j, k]);
+            self.bad_store(*t, &[i, j, k]);
         }
     }
 
+    // The cold paths take the view and the thread by value, so that the hot
+    // path never takes their addresses and LLVM keeps both in registers.
     #[cold]
     #[inline(never)]
-    fn oob(&self, t: &Thread<'_>, index: &[usize]) {
+    fn oob(self, t: Thread<'_>, index: &[usize]) {
         t.fault(OutOfBounds {
             index,
             space: M::SPACE,
@@ -377,7 +379,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
 
     #[cold]
     #[inline(never)]
-    fn bad_store(&self, t: &Thread<'_>, index: &[usize]) {
+    fn bad_store(self, t: Thread<'_>, index: &[usize]) {
         let in_bounds = match index {
             [i] => *i < self.len,
             [i, j] => *i < self.dims[0] && *j < self.dims[1],
