@@ -22,6 +22,8 @@ fn main() -> std::process::ExitCode {
             cpu => a_loop_with_thread_dependent_trip_count_is_divergent,
             cpu => a_never_taken_return_before_a_barrier_is_fine,
             cpu => every_thread_returning_before_a_barrier_is_fine,
+            cpu => votes_count_and_or_per_block,
+            cpu => a_voting_loop_with_continue_terminates_with_the_right_count,
         ],
     )
 }
@@ -286,5 +288,88 @@ fn every_thread_returning_before_a_barrier_is_fine() -> gpujit::Result<()> {
     });
     assert_eq!(split?, vec![5; 64]);
     assert_eq!(coro?, vec![5; 64]);
+    Ok(())
+}
+
+/// Per block: how many values are positive, whether all are even, whether
+/// any is above 50 (votes in `let`s and an `if`: the split path).
+#[gpu_kernel]
+fn block_votes(x: &[i32], out: &mut [u32]) {
+    let v = x[grid(1)];
+    let positive = syncthreads_count(v > 0);
+    let even = syncthreads_and(v % 2 == 0);
+    let mut any_big = 0;
+    if syncthreads_or(v > 50) {
+        any_big = 1;
+    }
+    if thread_idx().x == 0 {
+        out[block_idx().x] = positive * 100 + (even as u32) * 10 + any_big;
+    }
+}
+
+fn votes_count_and_or_per_block() -> gpujit::Result<()> {
+    let x: Vec<i32> = (0..4 * 48)
+        .map(|i| if i / 48 == 2 { 2 * (i % 7) } else { (i * 29 % 101) - 40 })
+        .collect();
+    let want: Vec<u32> = x
+        .chunks(48)
+        .map(|b| {
+            let positive = b.iter().filter(|v| **v > 0).count() as u32;
+            let even = b.iter().all(|v| v % 2 == 0) as u32;
+            let big = b.iter().any(|v| *v > 50) as u32;
+            positive * 100 + even * 10 + big
+        })
+        .collect();
+    let (split, coro) = on_both_paths(|| -> gpujit::Result<Vec<u32>> {
+        let d = to_device(&x)?;
+        let mut out = zeros::<u32>(4)?;
+        block_votes![4, 48](&d, &mut out)?;
+        out.copy_to_host()
+    });
+    assert_eq!(split?, want);
+    assert_eq!(coro?, want);
+    Ok(())
+}
+
+/// The case: a `syncthreads_or` loop whose threads finish at
+/// different rounds and `continue` until every thread is done; then a
+/// count of the threads that did more than one step.
+#[gpu_kernel]
+fn vote_rounds(x: &[i32], out: &mut [u32]) {
+    let i = grid(1);
+    let mut rounds: u32 = 0;
+    let mut k: i32 = 0;
+    while syncthreads_or(k < x[i]) {
+        rounds += 1;
+        if k >= x[i] {
+            continue;
+        }
+        k += 1;
+    }
+    let many = syncthreads_count(k > 1);
+    out[i] = many * 1000 + rounds * 10 + k as u32;
+}
+
+fn a_voting_loop_with_continue_terminates_with_the_right_count() -> gpujit::Result<()> {
+    let x: Vec<i32> = (0..3 * 40).map(|i| (i * 7 % 11) - 3).collect();
+    let mut want = vec![0u32; x.len()];
+    for (b, chunk) in x.chunks(40).enumerate() {
+        let rounds = chunk.iter().map(|v| (*v).max(0) as u32).max().unwrap_or(0);
+        let many = chunk.iter().filter(|v| **v > 1).count() as u32;
+        for (t, v) in chunk.iter().enumerate() {
+            want[b * 40 + t] = many * 1000 + rounds * 10 + (*v).max(0) as u32;
+        }
+    }
+    let run = || -> gpujit::Result<Vec<u32>> {
+        let d = to_device(&x)?;
+        let mut out = zeros::<u32>(x.len())?;
+        gpujit::with_cpu_time_limit(std::time::Duration::from_secs(20), || vote_rounds![3, 40](&d, &mut out))?;
+        out.copy_to_host()
+    };
+    // The `continue` leaves a loop around a barrier from inside a thread's
+    // `if`: the kernel runs as coroutines on both paths.
+    assert_eq!(run()?, want);
+    assert_eq!(last_launch_coroutine_blocks(), 3);
+    assert_eq!(with_forced_coroutines(run)?, want);
     Ok(())
 }

@@ -243,13 +243,14 @@ extern "C" __attribute__((visibility("default"))) int gj_launch_{entry}(const un
     const unsigned n = b[0] * b[1] * b[2];
     for (unsigned bz = 0; bz < g[2]; bz++) for (unsigned by = 0; by < g[1]; by++) for (unsigned bx = 0; bx < g[0]; bx++) {{
         if (gj_trapped.load()) return 1;
-        std::barrier<> bar(n);
+        gj_block_sync bar(n);
         std::vector<std::thread> threads;
         for (unsigned tz = 0; tz < b[2]; tz++) for (unsigned ty = 0; ty < b[1]; ty++) for (unsigned tx = 0; tx < b[0]; tx++) {{
             threads.emplace_back([&, tx, ty, tz] {{
                 threadIdx = {{tx, ty, tz}};
                 blockIdx = {{bx, by, bz}};
                 gj_block_barrier = &bar;
+                gj_vote_round = 0;
                 try {{
                     gj_{entry}::{entry}({params});
                 }} catch (gj_trapped_t) {{
@@ -917,7 +918,32 @@ fn shared_memory_and_barriers_agree() {
             vec![a(&[20, 37], &m), z::<f32>(&[37, 20])],
             EXACT,
         ),
+        (
+            &votes::KERNEL,
+            lin(3),
+            (64, 1, 1),
+            vec![v(&votes_input()), z::<u32>(&[192])],
+            EXACT,
+        ),
+        (
+            &votes_nested::KERNEL,
+            lin(3),
+            (64, 1, 1),
+            vec![v(&votes_input()), z::<u32>(&[192])],
+            EXACT,
+        ),
     ]);
+}
+
+/// 3 blocks of 64: block 1 has no zero and none >= 100; block 2 all zero.
+fn votes_input() -> Vec<i32> {
+    (0..192)
+        .map(|i| match i / 64 {
+            0 => (i * 37 % 211) - 60,
+            1 => 1 + i % 90,
+            _ => 0,
+        })
+        .collect()
 }
 
 fn seed_kernels_agree() {

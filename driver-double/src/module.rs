@@ -58,7 +58,7 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
             if (gj_trapped.load()) return;
             const uint3 bi = {(unsigned)(i % g[0]), (unsigned)(i / g[0] % g[1]), (unsigned)(i / g[0] / g[1])};
             if (barrier) {
-                std::barrier<> bar(n);
+                gj_block_sync bar(n);
                 std::vector<std::thread> threads;
                 threads.reserve(n);
                 for (unsigned tz = 0; tz < b[2]; tz++) for (unsigned ty = 0; ty < b[1]; ty++) for (unsigned tx = 0; tx < b[0]; tx++)
@@ -66,6 +66,7 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
                         threadIdx = {tx, ty, tz};
                         blockIdx = bi;
                         gj_block_barrier = &bar;
+                        gj_vote_round = 0;
                         thread_body(body);
                         bar.arrive_and_drop();
                     });

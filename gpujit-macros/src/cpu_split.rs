@@ -62,6 +62,13 @@ enum Node<'k> {
     /// Barrier-free statements, run by every live thread in turn.
     Threads(Vec<&'k Stmt>),
     Barrier,
+    /// `let local = syncthreads_count(pred);` (or `_and`/`_or`, or a vote
+    /// whose value is dropped): a barrier that counts the threads' votes.
+    Vote {
+        local: Option<LocalId>,
+        vote: Vote,
+        pred: &'k Expr,
+    },
     If {
         cond: &'k Expr,
         then: Vec<Node<'k>>,
@@ -83,10 +90,20 @@ enum Node<'k> {
     Return,
 }
 
+/// Whether `s` holds a barrier: `syncthreads()` or a vote.
 fn has_barrier(s: &Stmt) -> bool {
     let mut found = false;
     each_stmt(s, &mut |s| found |= matches!(s, Stmt::SyncThreads));
+    crate::visit::each_expr(s, &mut |e| found |= matches!(e.kind, ExprKind::Vote(..)));
     found
+}
+
+/// `e` as a vote whose predicate holds no barrier.
+fn as_vote(e: &Expr) -> Option<(Vote, &Expr)> {
+    match &e.kind {
+        ExprKind::Vote(v, p) if !expr_has_barrier(p) => Some((*v, p)),
+        _ => None,
+    }
 }
 
 fn expr_has_barrier(e: &Expr) -> bool {
@@ -157,11 +174,29 @@ fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
                 }
                 run.push(s);
             }
+            Stmt::Let { local, init: Some(e) } if as_vote(e).is_some() => {
+                flush(&mut run, &mut nodes);
+                let (vote, pred) = as_vote(e)?;
+                nodes.push(Node::Vote {
+                    local: Some(*local),
+                    vote,
+                    pred,
+                });
+            }
+            Stmt::Expr(e) if as_vote(e).is_some() => {
+                flush(&mut run, &mut nodes);
+                let (vote, pred) = as_vote(e)?;
+                nodes.push(Node::Vote {
+                    local: None,
+                    vote,
+                    pred,
+                });
+            }
             Stmt::SyncThreads => {
                 flush(&mut run, &mut nodes);
                 nodes.push(Node::Barrier);
             }
-            Stmt::If { cond, then, els } if !expr_has_barrier(cond) => {
+            Stmt::If { cond, then, els } if !expr_has_barrier(cond) || as_vote(cond).is_some() => {
                 flush(&mut run, &mut nodes);
                 let els = match els {
                     Some(e) => plan(e)?,
@@ -182,7 +217,7 @@ fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
                     body: plan(body)?,
                 });
             }
-            Stmt::While { cond, body } if !expr_has_barrier(cond) => {
+            Stmt::While { cond, body } if !expr_has_barrier(cond) || as_vote(cond).is_some() => {
                 flush(&mut run, &mut nodes);
                 nodes.push(Node::While {
                     cond,
@@ -280,6 +315,11 @@ impl Uses {
                 Node::While { cond, body } => {
                     self.part(expr_locals(cond));
                     self.nodes(body);
+                }
+                Node::Vote { local, pred, .. } => {
+                    let mut ids = expr_locals(pred);
+                    ids.extend(local.iter());
+                    self.part(ids);
                 }
                 Node::Loop(body) | Node::Scope(body) => self.nodes(body),
                 Node::Barrier | Node::Break | Node::Continue | Node::Return => {}
@@ -432,6 +472,49 @@ impl Split<'_, '_> {
 
     /// `uniform(..)` over `value`, binding the agreed value to `bind` or
     /// ending the block.
+    /// A vote over the live threads (a barrier too), its value bound to `bind`.
+    fn vote(&self, bind: &Ident, vote: Vote, pred: &Expr) -> TokenStream {
+        let (blk, t) = (block_ident(), thread_ident());
+        let p = wrap_part(self.em, &[], &[pred], self.em.expr(pred));
+        let (n, yes) = (mixed("gj_voters"), mixed("gj_yes"));
+        let (barrier, threads) = if self.em.track_exit {
+            let ex = exited_ident();
+            (
+                quote! { if !#blk.barrier(&#ex) { return; } },
+                quote! { #blk.live_threads(&#ex, |#t| { #n += 1; #yes += u32::from({ #p }); }); },
+            )
+        } else {
+            (
+                TokenStream::new(),
+                quote! { #blk.threads(|#t| { #n += 1; #yes += u32::from({ #p }); }); },
+            )
+        };
+        let value = match vote {
+            Vote::Count => quote! { #yes },
+            Vote::And => quote! { #yes == #n },
+            Vote::Or => quote! { #yes > 0 },
+        };
+        quote! {
+            #barrier
+            let #bind = {
+                let mut #n: u32 = 0;
+                let mut #yes: u32 = 0;
+                #threads
+                #value
+            };
+            if #blk.cancelled() { return; }
+        }
+    }
+
+    /// The condition of a block-level `if`/`while`: a vote, or a value every
+    /// live thread must agree on.
+    fn condition(&self, bind: &Ident, what: &str, cond: &Expr) -> TokenStream {
+        match as_vote(cond) {
+            Some((vote, pred)) => self.vote(bind, vote, pred),
+            None => self.uniform(quote! { #bind }, what, &[cond], self.em.expr(cond)),
+        }
+    }
+
     fn uniform(&self, bind: TokenStream, what: &str, exprs: &[&Expr], value: TokenStream) -> TokenStream {
         let value = wrap_part(self.em, &[], exprs, value);
         let (blk, t) = (block_ident(), thread_ident());
@@ -468,14 +551,21 @@ impl Split<'_, '_> {
                 quote! { if !#blk.barrier(&#ex) { return; } }
             }
             Node::Barrier => TokenStream::new(),
+            Node::Vote { local, vote, pred } => {
+                let v = mixed("gj_vote");
+                let run = self.vote(&v, *vote, pred);
+                let keep = match local {
+                    Some(id) if self.em.spilled[*id] => {
+                        let arr = spill_ident(&self.em.k.locals[*id]);
+                        quote! { #arr.fill(#v); }
+                    }
+                    _ => quote! { let _ = #v; },
+                };
+                quote! { #run #keep }
+            }
             Node::If { cond, then, els } => {
                 let c = mixed("gj_cond");
-                let check = self.uniform(
-                    quote! { #c },
-                    "the condition of an `if` around syncthreads()",
-                    &[cond],
-                    self.em.expr(cond),
-                );
+                let check = self.condition(&c, "the condition of an `if` around syncthreads()", cond);
                 let (then, els) = (self.nodes(then), self.nodes(els));
                 quote! { #check if #c { #then } else { #els } }
             }
@@ -525,12 +615,7 @@ impl Split<'_, '_> {
             }
             Node::While { cond, body } => {
                 let c = mixed("gj_cond");
-                let check = self.uniform(
-                    quote! { #c },
-                    "the condition of a `while` loop around syncthreads()",
-                    &[cond],
-                    self.em.expr(cond),
-                );
+                let check = self.condition(&c, "the condition of a `while` loop around syncthreads()", cond);
                 let body = self.nodes(body);
                 quote! { loop { #cancel #check if !#c { break; } #body } }
             }

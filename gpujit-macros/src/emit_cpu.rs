@@ -152,6 +152,14 @@ impl<'a> Emitter<'a> {
         quote! { #name }
     }
 
+    /// A fresh barrier site number (coroutine path: threads waiting at
+    /// different sites are a divergent barrier).
+    fn next_site(&self) -> u32 {
+        let site = self.sites.get();
+        self.sites.set(site + 1);
+        site
+    }
+
     pub fn block_stmts(&self, b: &Block) -> TokenStream {
         let mut ts = TokenStream::new();
         for s in &b.stmts {
@@ -347,8 +355,7 @@ impl<'a> Emitter<'a> {
             }
             Stmt::Return => quote! { return; },
             Stmt::SyncThreads => {
-                let site = self.sites.get();
-                self.sites.set(site + 1);
+                let site = self.next_site();
                 quote! { #t.syncthreads(#site); }
             }
             Stmt::Block(b) => self.block(b),
@@ -469,6 +476,14 @@ impl<'a> Emitter<'a> {
             ExprKind::Len(p) => {
                 let name = ident(&self.k.params[*p].name);
                 quote! { #name.len() }
+            }
+            // The coroutine path; the split path evaluates a vote at block
+            // level (see `cpu_split`) and never emits it per thread.
+            ExprKind::Vote(v, p) => {
+                let p = self.expr(p);
+                let site = self.next_site();
+                let m = ident(v.rust_name());
+                quote! { #t.#m(#site, #p) }
             }
             ExprKind::Dim(p, d) => {
                 let name = ident(&self.k.params[*p].name);

@@ -567,6 +567,13 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Load(a, idx) => self.element(*a, idx),
+            ExprKind::Vote(v, p) => {
+                let p = self.expr(p);
+                match v {
+                    Vote::Count => format!("(unsigned int){}({p})", v.c_name()),
+                    Vote::And | Vote::Or => format!("({}({p}) != 0)", v.c_name()),
+                }
+            }
             ExprKind::Len(p) => {
                 let p = &self.k.params[*p];
                 match p.dims.as_slice() {
@@ -796,7 +803,7 @@ fn emitted_prec(e: &Expr) -> u8 {
             }
             _ => UNARY,
         },
-        ExprKind::Unary(..) => UNARY,
+        ExprKind::Unary(..) | ExprKind::Vote(Vote::Count, _) => UNARY,
         ExprKind::Lit(Lit::Int(v)) if *v < 0 => UNARY,
         ExprKind::Lit(Lit::Float(t)) if t.starts_with('-') => UNARY,
         _ => PRIMARY,

@@ -52,7 +52,9 @@ pub fn stmt_children<'a>(s: &'a Stmt, f: &mut dyn FnMut(Child<'a>)) {
 /// Calls `f` on each direct sub-expression and sub-block of `e`.
 pub fn expr_children<'a>(e: &'a Expr, f: &mut dyn FnMut(Child<'a>)) {
     match &e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => f(Child::Expr(a)),
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) | ExprKind::Vote(_, a) => {
+            f(Child::Expr(a))
+        }
         ExprKind::Binary(_, a, b) => {
             f(Child::Expr(a));
             f(Child::Expr(b));

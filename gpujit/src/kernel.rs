@@ -217,7 +217,10 @@ pub type ArrayViewMut2<'a, T> = typecheck::ArrayViewMut<'a, T, 2>;
 /// ```
 pub type ArrayViewMut3<'a, T> = typecheck::ArrayViewMut<'a, T, 3>;
 
-pub use typecheck::{block_dim, block_idx, grid, grid_dim, gridsize, shared_array, syncthreads, thread_idx};
+pub use typecheck::{
+    block_dim, block_idx, grid, grid_dim, gridsize, shared_array, syncthreads, syncthreads_and, syncthreads_count,
+    syncthreads_or, thread_idx,
+};
 
 /// Signatures rustc checks the kernel body against (the macro emits a copy of
 /// the kernel, never called, that uses these). None of them runs.
@@ -546,6 +549,102 @@ pub mod typecheck {
     /// # }
     /// ```
     pub fn syncthreads() {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__syncthreads_count(pred)` (Numba's `cuda.syncthreads_count`): a
+    /// [`syncthreads`] that also returns how many threads of the block passed
+    /// a true `pred`. The same to every thread. (CUDA C returns an `int`.)
+    ///
+    /// On the CPU backend a vote in a `let`, or as the condition of an `if` or
+    /// `while` at a barrier's level, is part of the split kernel; anywhere
+    /// else the kernel runs as coroutines.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// `out[b]` = how many of block `b`'s values are positive.
+    /// #[gpu_kernel]
+    /// fn positives(x: &[f32], out: &mut [u32]) {
+    ///     let n = syncthreads_count(x[grid(1)] > 0.0);
+    ///     if thread_idx().x == 0 {
+    ///         out[block_idx().x] = n;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x = gpujit::to_device(&[1.0f32, -2.0, 3.0, 4.0, -1.0, 0.0, 0.0, 5.0])?;
+    /// let mut out = gpujit::zeros::<u32>(2)?;
+    /// positives![2, 4](&x, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [3, 1]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn syncthreads_count(pred: bool) -> u32 {
+        let _ = pred;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__syncthreads_and(pred)` (Numba's `cuda.syncthreads_and`): a
+    /// [`syncthreads`] that returns whether `pred` is true in every thread of
+    /// the block. (CUDA C returns a nonzero `int`.)
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// Keeps halving each block's values until every one is below 1.
+    /// #[gpu_kernel]
+    /// fn shrink(x: &mut [f32], rounds: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     let mut r = 0;
+    ///     while !syncthreads_and(x[i] < 1.0) {
+    ///         x[i] /= 2.0;
+    ///         r += 1;
+    ///     }
+    ///     rounds[i] = r;
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut x = gpujit::to_device(&[0.5f32, 3.0, 0.25, 0.75])?;
+    /// let mut rounds = gpujit::zeros::<u32>(4)?;
+    /// shrink![1, 4](&mut x, &mut rounds)?;
+    /// assert_eq!(rounds.copy_to_host()?, [2, 2, 2, 2]);
+    /// assert_eq!(x.copy_to_host()?, [0.125, 0.75, 0.0625, 0.1875]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn syncthreads_and(pred: bool) -> bool {
+        let _ = pred;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__syncthreads_or(pred)` (Numba's `cuda.syncthreads_or`): a
+    /// [`syncthreads`] that returns whether `pred` is true in any thread of
+    /// the block. (CUDA C returns a nonzero `int`.)
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// `out[b]` = 1 if any of block `b`'s values is negative.
+    /// #[gpu_kernel]
+    /// fn any_negative(x: &[i32], out: &mut [u32]) {
+    ///     if syncthreads_or(x[grid(1)] < 0) {
+    ///         if thread_idx().x == 0 {
+    ///             out[block_idx().x] = 1;
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x = gpujit::to_device(&[1, 2, -3, 4, 5, 6, 7, 8])?;
+    /// let mut out = gpujit::zeros::<u32>(2)?;
+    /// any_negative![2, 4](&x, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [1, 0]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn syncthreads_or(pred: bool) -> bool {
+        let _ = pred;
         unreachable!("{}", ONLY_IN_KERNELS)
     }
 }

@@ -32,9 +32,53 @@ inline thread_local uint3 blockIdx;
 inline std::mutex gj_launch_mutex;
 inline dim3 blockDim;
 inline dim3 gridDim;
-inline thread_local std::barrier<>* gj_block_barrier;
+// A block's barrier, and three rotating slots for the votes of
+// `__syncthreads_count/and/or` (see `gj_vote`).
+struct gj_block_sync {
+    std::barrier<> bar;
+    struct {
+        std::atomic<int> yes{0}, voters{0};
+    } votes[3];
+    explicit gj_block_sync(unsigned n) : bar(n) {}
+    void arrive_and_wait() { bar.arrive_and_wait(); }
+    void arrive_and_drop() { bar.arrive_and_drop(); }
+};
+inline thread_local gj_block_sync* gj_block_barrier;
+// How many votes this thread has cast in its block (every thread of a block
+// casts the same sequence, as CUDA requires).
+inline thread_local unsigned gj_vote_round;
 
 inline void __syncthreads() { gj_block_barrier->arrive_and_wait(); }
+
+// Vote k of the block uses slot k % 3. Before its barrier each thread clears
+// slot (k + 1) % 3: its last use, vote k - 2, was read by every thread before
+// vote k - 1's barrier, and its next use, vote k + 1, starts after vote k's.
+inline void gj_vote(int p, int* yes, int* voters) {
+    auto& v = gj_block_barrier->votes;
+    const unsigned k = gj_vote_round++ % 3;
+    v[(k + 1) % 3].yes.store(0);
+    v[(k + 1) % 3].voters.store(0);
+    if (p) v[k].yes.fetch_add(1);
+    v[k].voters.fetch_add(1);
+    gj_block_barrier->arrive_and_wait();
+    *yes = v[k].yes.load();
+    *voters = v[k].voters.load();
+}
+inline int __syncthreads_count(int p) {
+    int yes, voters;
+    gj_vote(p, &yes, &voters);
+    return yes;
+}
+inline int __syncthreads_and(int p) {
+    int yes, voters;
+    gj_vote(p, &yes, &voters);
+    return yes == voters;
+}
+inline int __syncthreads_or(int p) {
+    int yes, voters;
+    gj_vote(p, &yes, &voters);
+    return yes > 0;
+}
 
 // `__trap()` aborts the launch on a GPU (a device fault). Here it records the
 // trap and ends the calling thread; the launcher starts no further block.

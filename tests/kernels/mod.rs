@@ -735,6 +735,43 @@ pub fn block_sum_i64(x: &[i64], partial: &mut [i64]) {
     }
 }
 
+/// Block votes: per block, how many values are positive, whether all are
+/// below 100, whether any is zero; then rounds of a `syncthreads_or` loop.
+#[gpu_kernel]
+pub fn votes(x: &[i32], out: &mut [u32]) {
+    let i = grid(1);
+    let v = x[i];
+    let positive = syncthreads_count(v > 0);
+    let small = syncthreads_and(v < 100);
+    let mut rounds: u32 = 0;
+    let mut k: i32 = 0;
+    while syncthreads_or(k < v % 7) {
+        rounds += 1;
+        k += 1;
+    }
+    if syncthreads_or(v == 0) {
+        rounds += 1000;
+    }
+    out[i] = positive * 100000 + (small as u32) * 10000 + rounds * 10 + k as u32;
+}
+
+/// A vote inside an expression and a `continue` out of a voting loop: the
+/// CPU backend runs this one as coroutines.
+#[gpu_kernel]
+pub fn votes_nested(x: &[i32], out: &mut [u32]) {
+    let i = grid(1);
+    let mut rounds: u32 = 0;
+    let mut k: i32 = 0;
+    while syncthreads_or(k < x[i] % 5) {
+        rounds += 1;
+        if k >= x[i] % 5 {
+            continue;
+        }
+        k += 1;
+    }
+    out[i] = syncthreads_count(k > 1) * 100 + rounds;
+}
+
 /// The same reduction in `f32` with a `for` loop over the halving steps.
 #[gpu_kernel]
 pub fn block_sum_f32(x: &[f32], partial: &mut [f32]) {
@@ -1015,6 +1052,8 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &scalars::KERNEL,
         &block_sum_i64::KERNEL,
         &block_sum_f32::KERNEL,
+        &votes::KERNEL,
+        &votes_nested::KERNEL,
         &transpose::KERNEL,
         &mirror3d::KERNEL,
         &axpy::KERNEL,

@@ -11,8 +11,7 @@ use crate::infer::VarKind;
 use crate::model::*;
 
 /// The intrinsics a kernel may call, for error messages.
-const INTRINSICS: &str =
-    "grid(n), gridsize(n), thread_idx(), block_idx(), block_dim(), grid_dim(), shared_array::<[T; N]>(), syncthreads()";
+const INTRINSICS: &str = "grid(n), gridsize(n), thread_idx(), block_idx(), block_dim(), grid_dim(), shared_array::<[T; N]>(), syncthreads(), syncthreads_count(p), syncthreads_and(p), syncthreads_or(p)";
 
 fn unknown_fn(span: Span, name: &str) -> syn::Error {
     let heap = ["Vec", "String", "Box"].iter().find(|h| name.starts_with(*h));
@@ -122,6 +121,28 @@ impl Lower {
                 }
             }
             "syncthreads" => self.error_expr(err(span, "`syncthreads()` is a statement: write `syncthreads();`")),
+            "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
+                let vote = Vote::from_name(&name).unwrap_or(Vote::Or);
+                let [pred] = call.args.iter().collect::<Vec<_>>()[..] else {
+                    return self.error_expr(with_help(
+                        call.args.span(),
+                        &format!("`{name}` takes one argument, the thread's predicate"),
+                        &format!("write `{name}(value > 0.0)`"),
+                    ));
+                };
+                let pred = self.expr(pred);
+                self.unify_at(pred.span, pred.ty, Ty::Scalar(Scalar::Bool));
+                self.uses_barrier = true;
+                let ty = match vote {
+                    Vote::Count => Ty::Scalar(Scalar::U32),
+                    Vote::And | Vote::Or => Ty::Scalar(Scalar::Bool),
+                };
+                Expr {
+                    kind: ExprKind::Vote(vote, Box::new(pred)),
+                    ty,
+                    span,
+                }
+            }
             "shared_array" => self.error_expr(with_help(
                 span,
                 "`shared_array` declares a variable",

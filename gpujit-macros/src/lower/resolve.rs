@@ -71,7 +71,9 @@ fn resolve_expr(inf: &Infer, e: &mut Expr) {
 fn resolve_expr_at(inf: &Infer, e: &mut Expr) {
     e.ty = inf.resolve(e.ty);
     match &mut e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => resolve_expr(inf, a),
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) | ExprKind::Vote(_, a) => {
+            resolve_expr(inf, a)
+        }
         ExprKind::Binary(_, a, b) => {
             resolve_expr(inf, a);
             resolve_expr(inf, b);

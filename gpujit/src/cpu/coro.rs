@@ -58,7 +58,7 @@ impl<'a> Block<'a> {
             // each coroutine completed, or early, which force-unwinds the
             // suspended ones) before this function returns.
             let coro = unsafe {
-                Coro::with_stack_unchecked(stack, move |y: &Yielder<(), u32>, ()| {
+                Coro::with_stack_unchecked(stack, move |y: &Yielder<u64, u32>, _: u64| {
                     let t = Thread {
                         block: self,
                         tid,
@@ -81,14 +81,18 @@ impl<'a> Block<'a> {
             coros.push(Some(coro));
         }
         let mut live = n;
+        // What the threads resume with: the last barrier's count of threads
+        // and of true votes.
+        let mut votes: u64 = 0;
         while live > 0 {
             // This round: the first barrier site reached, and the first
             // thread that finished instead.
             let mut waiting: Option<(usize, u32)> = None;
             let mut finished: Option<usize> = None;
+            let (mut arrived, mut yes) = (0u64, 0u64);
             for (lin, slot) in coros.iter_mut().enumerate() {
                 let Some(coro) = slot else { continue };
-                match coro.resume(()) {
+                match coro.resume(votes) {
                     CoroutineResult::Return(()) => {
                         if let Some(done) = slot.take() {
                             StackPool::give_back(done.into_stack());
@@ -96,21 +100,28 @@ impl<'a> Block<'a> {
                         live -= 1;
                         finished.get_or_insert(lin);
                     }
-                    CoroutineResult::Yield(site) => match waiting {
-                        None => waiting = Some((lin, site)),
-                        Some((first, s)) if s != site => {
+                    CoroutineResult::Yield(at) => match waiting {
+                        None => {
+                            waiting = Some((lin, at >> 1));
+                            arrived += 1;
+                            yes += u64::from(at & 1);
+                        }
+                        Some((first, s)) if s != at >> 1 => {
                             if !self.cancelled() {
                                 self.divergent(
                                     lin,
                                     format_args!(
                                         "divergent barrier: thread {:?} waits at syncthreads() number {} of the kernel but thread {:?} of the same block at number {}; on a GPU this hangs or corrupts",
-                                        self.tid_of(first), s + 1, self.tid_of(lin), site + 1
+                                        self.tid_of(first), s + 1, self.tid_of(lin), (at >> 1) + 1
                                     ),
                                 );
                             }
                             return;
                         }
-                        Some(_) => {}
+                        Some(_) => {
+                            arrived += 1;
+                            yes += u64::from(at & 1);
+                        }
                     },
                 }
             }
@@ -127,11 +138,15 @@ impl<'a> Block<'a> {
                 }
                 return;
             }
+            votes = (arrived << 32) | yes;
         }
     }
 }
 
-type Coro = Coroutine<(), u32, (), DefaultStack>;
+/// A thread as a coroutine. It yields `site << 1 | vote` at each barrier
+/// (`syncthreads()` votes false) and is resumed with `waiting << 32 | yes`:
+/// how many threads waited at that barrier and how many of them voted true.
+type Coro = Coroutine<u64, u32, (), DefaultStack>;
 
 /// Runs `f` below a padding of `(i % 8) * 512` bytes on the current stack.
 ///

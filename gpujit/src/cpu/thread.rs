@@ -25,8 +25,9 @@ pub struct Thread<'a> {
     pub(super) lin: usize,
     /// The launch's cancel flag, here so that polling it is one load.
     pub(super) cancel: &'a std::sync::atomic::AtomicBool,
-    /// Only on the coroutine path: suspends at a barrier with its site number.
-    pub(super) yielder: Option<&'a Yielder<(), u32>>,
+    /// Only on the coroutine path: suspends at a barrier (see `coro.rs` for
+    /// what goes in and out).
+    pub(super) yielder: Option<&'a Yielder<u64, u32>>,
 }
 
 impl fmt::Debug for Thread<'_> {
@@ -129,10 +130,44 @@ impl<'a> Thread<'a> {
     /// loop path, where the macro splits the kernel at its barriers instead.
     #[inline]
     pub fn syncthreads(&self, site: u32) {
+        self.barrier(site, false);
+    }
+
+    /// Waits at barrier `site` with this thread's vote `pred`; returns the
+    /// number of threads that waited there and how many voted true.
+    fn barrier(&self, site: u32, pred: bool) -> (u32, u32) {
         match self.yielder {
-            Some(y) => y.suspend(site),
-            None => self.fault("syncthreads() reached outside the coroutine path (gpujit bug)"),
+            Some(y) => {
+                let r = y.suspend((site << 1) | u32::from(pred));
+                ((r >> 32) as u32, r as u32)
+            }
+            None => {
+                self.fault("syncthreads() reached outside the coroutine path (gpujit bug)");
+                (1, u32::from(pred))
+            }
         }
+    }
+
+    /// `__syncthreads_count(pred)` on the coroutine path: a barrier that
+    /// returns how many threads of the block passed a true `pred`.
+    #[inline]
+    pub fn syncthreads_count(&self, site: u32, pred: bool) -> u32 {
+        self.barrier(site, pred).1
+    }
+
+    /// `__syncthreads_and(pred)`: a barrier; true if `pred` is true in every
+    /// thread of the block.
+    #[inline]
+    pub fn syncthreads_and(&self, site: u32, pred: bool) -> bool {
+        let (n, yes) = self.barrier(site, pred);
+        yes == n
+    }
+
+    /// `__syncthreads_or(pred)`: a barrier; true if `pred` is true in any
+    /// thread of the block.
+    #[inline]
+    pub fn syncthreads_or(&self, site: u32, pred: bool) -> bool {
+        self.barrier(site, pred).1 > 0
     }
 
     /// This thread's linear index in its block (`threadIdx.x` fastest):
