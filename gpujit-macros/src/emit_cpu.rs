@@ -258,6 +258,7 @@ impl Emitter<'_> {
             Stmt::Continue => quote! { continue; },
             Stmt::Return => quote! { return; },
             Stmt::SyncThreads => quote! { #t.syncthreads(); },
+            Stmt::Fence(scope) => fence(*scope),
             Stmt::Block(b) => self.block(b),
             Stmt::Line(_) => TokenStream::new(),
         }
@@ -419,6 +420,17 @@ impl Emitter<'_> {
                 };
                 quote! { (#recv).#name(#(#rest),*) }
             }
+            ExprKind::Atomic(f, a, idx, vals) => {
+                let (view, _, _) = self.access(*a, idx.len());
+                let idx = idx.iter().map(|x| self.expr(x));
+                let vals: Vec<TokenStream> = vals.iter().map(|x| self.expr(x)).collect();
+                let variant = ident(f.variant());
+                let op = match vals.as_slice() {
+                    [compare, value] => quote! { #variant { compare: #compare, value: #value } },
+                    _ => quote! { #variant(#(#vals),*) },
+                };
+                quote! { #view.atomic(#t, [#(#idx),*], ::gpujit::__private::AtomicOp::#op) }
+            }
             ExprKind::If(c, a, b) => {
                 let c = self.expr(c);
                 let a = self.block(a);
@@ -434,6 +446,16 @@ impl Emitter<'_> {
                 quote! { (#ts else #b) }
             }
         }
+    }
+}
+
+/// A memory fence: CUDA's block-scope fence orders nothing on the CPU beyond
+/// the compiler (a block's threads share one OS thread); the others are
+/// hardware fences (blocks run on several OS threads).
+fn fence(scope: FenceScope) -> TokenStream {
+    match scope {
+        FenceScope::Block => quote! { ::gpujit::__private::threadfence_block(); },
+        FenceScope::Device | FenceScope::System => quote! { ::gpujit::__private::threadfence(); },
     }
 }
 

@@ -45,6 +45,18 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
         fn visit_expr_mut(&mut self, e: &mut SExpr) {
             crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
             if let SExpr::Call(call) = e {
+                // `atomic_add(&mut x[i], v)`: rustc checks the element's type
+                // through `&x[i]`, so that gpujit alone reports a place it
+                // cannot use (a read-only parameter, a missing `&mut`).
+                let atomic = call_name(call).is_some_and(|n| crate::model::AtomicFn::from_name(&n).is_some());
+                if let (true, Some(place)) = (atomic, call.args.first_mut()) {
+                    let inner = match strip(place) {
+                        SExpr::Reference(r) => (*r.expr).clone(),
+                        other => other.clone(),
+                    };
+                    let span = place.span();
+                    *place = syn::parse_quote_spanned!(span=> atomic_place(&#inner));
+                }
                 if let Some(name @ ("grid" | "gridsize")) = call_name(call).as_deref() {
                     let n = match call.args.first() {
                         Some(SExpr::Lit(syn::ExprLit {

@@ -165,6 +165,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::backend::{current_backend, Backend, DeviceBuffer};
+    pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
     pub use crate::cpu::{CpuBackend, CpuLaunch, GlobalMem, IntDiv, Mem, SharedLayout, SharedMem, Space, Thread, View};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;

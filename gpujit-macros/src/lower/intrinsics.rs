@@ -122,6 +122,10 @@ impl Lower {
                 }
             }
             "syncthreads" => self.error_expr(err(span, "`syncthreads()` is a statement: write `syncthreads();`")),
+            "threadfence" | "threadfence_block" | "threadfence_system" => {
+                self.error_expr(err(span, format!("`{name}()` is a statement: write `{name}();`")))
+            }
+            atomic if atomic.starts_with("atomic_") => self.atomic(call, atomic),
             "shared_array" => self.error_expr(with_help(
                 span,
                 "`shared_array` declares a variable",

@@ -12,11 +12,16 @@
 //! - `View<'a, T>`: `View::from_arg(&KernelArg<'a>, name)` (a view lives as long as the array borrow), `len()`, `dim(k)`, `dim2()`, `dim3()`,
 //!   `ld(t, i)`, `st(t, i, v)`, `ld2(t, i, j)`, `st2(t, i, j, v)`, `ld3(t, i, j, k)`, `st3(t, i, j, k, v)`.
 //!   Out-of-bounds is a fault (read yields `T::default()`, write is dropped), never UB.
+//!   `atomic(t, [i, j, ..], AtomicOp::Add(v))` (1-3 indices): CUDA's atomics, returning the old value
+//!   (a fault returns `T::default()` and writes nothing).
+//! - `threadfence()`, `threadfence_block()` (free functions): CUDA's fences.
 
+mod atomics;
 mod exec;
 mod ops;
 mod view;
 
+pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use exec::{with_cpu_time_limit, CpuBackend, CpuLaunch, SharedLayout, Thread};
 pub use ops::{KernelArith, KernelShift};
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
