@@ -347,7 +347,7 @@ fn blocks_on_several_os_threads_meet_and_count_exactly() {
         // they ran at the same time.
         let mut arrived = zeros::<u32>(1).unwrap();
         let mut met = zeros::<u32>(2).unwrap();
-        blocks_meet![2, 32](&mut arrived, &mut met, 2_000_000_000u64).unwrap();
+        blocks_meet![2, 32](&mut arrived, &mut met, 200_000_000u64).unwrap();
         assert_eq!(host(&met), [1, 1], "the two blocks did not run at the same time");
 
         let (blocks, threads, reps) = (64u32, 256u32, 64u32);

@@ -5,7 +5,7 @@
 use syn::spanned::Spanned;
 use syn::Expr as SExpr;
 
-use super::{call_name, err, strip, with_help, Lower};
+use super::{call_name, err, strip, with_help, with_help_spanned, Lower};
 use crate::model::*;
 
 /// The fence a call names, if any.
@@ -76,8 +76,8 @@ impl Lower {
             _ => None,
         };
         let Some(inner) = inner.filter(|e| matches!(strip(e), SExpr::Index(_))) else {
-            return self.error_expr(with_help(
-                place.span(),
+            return self.error_expr(with_help_spanned(
+                place,
                 &format!("the first argument of `{name}` must be an array element behind `&mut`"),
                 &format!("write {usage}, with an element of a `&mut [T]` or `ArrayViewMutN` parameter or of a shared array"),
             ));
@@ -98,8 +98,8 @@ impl Lower {
                 ArrayRef::Param(i) => self.params[i].label.clone(),
                 ArrayRef::Shared(i) => self.shared[i].label.clone(),
             };
-            return self.error_expr(with_help(
-                place.span(),
+            return self.error_expr(with_help_spanned(
+                place,
                 &format!("`{name}` writes its element, but `{label}` is a read-only parameter"),
                 "declare it as `&mut [T]` or `ArrayViewMutN<T>` (atomics work on those and on shared arrays)",
             ));
@@ -111,8 +111,8 @@ impl Lower {
             } else {
                 format!("on `{}` elements CUDA has {others}", elem.rust_name())
             };
-            return self.error_expr(with_help(
-                place.span(),
+            return self.error_expr(with_help_spanned(
+                place,
                 &format!(
                     "`{name}` is not supported on `{}` elements: CUDA has it for {} only",
                     elem.rust_name(),

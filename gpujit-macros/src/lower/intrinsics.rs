@@ -122,9 +122,11 @@ impl Lower {
                 }
             }
             "syncthreads" => self.error_expr(err(span, "`syncthreads()` is a statement: write `syncthreads();`")),
-            "threadfence" | "threadfence_block" | "threadfence_system" => {
-                self.error_expr(err(span, format!("`{name}()` is a statement: write `{name}();`")))
-            }
+            "threadfence" | "threadfence_block" | "threadfence_system" => self.error_expr(with_help(
+                span,
+                &format!("`{name}()` is a statement, not a value"),
+                &format!("a fence has no result: call it on its own, `{name}();`"),
+            )),
             atomic if atomic.starts_with("atomic_") => self.atomic(call, atomic),
             "shared_array" => self.error_expr(with_help(
                 span,
