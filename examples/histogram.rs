@@ -14,10 +14,6 @@ use std::path::PathBuf;
 
 use gpujit::prelude::*;
 
-#[path = "grayscale.rs"]
-#[allow(dead_code)]
-mod grayscale;
-
 /// Threads per block: one shared bin per thread.
 pub const BINS: usize = 256;
 
@@ -81,9 +77,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: histogram [IN.png]".into());
     }
     println!("backend: {}", gpujit::detect());
-    let rgb = grayscale::load_rgb(&input)?;
-    let (h, w, _) = rgb.dim();
-    let (pixels, _) = rgb.into_raw_vec_and_offset();
+    let img = image::open(&input)
+        .map_err(|e| format!("cannot read {}: {e}", input.display()))?
+        .to_rgb8();
+    let (w, h) = img.dimensions();
+    let pixels = img.into_raw();
     println!("input: {} ({w} x {h} RGB, {} values)", input.display(), pixels.len());
 
     let d_pixels = gpujit::to_device(&pixels)?;

@@ -65,7 +65,13 @@ macro_rules! check_uncontended_int {
         let a0: Vec<$t> = (0..n * $slots).map(|k| EDGE[(k * 5 + 1) % n] as $t).collect();
         let b: Vec<$t> = (0..n).map(|i| EDGE[(i * 7 + 3) % n] as $t).collect();
         let c: Vec<$t> = (0..n)
-            .map(|i| if i % 2 == 0 { a0[i * $slots + 5] } else { EDGE[(i + 1) % n] as $t })
+            .map(|i| {
+                if i % 2 == 0 {
+                    a0[i * $slots + 5]
+                } else {
+                    EDGE[(i + 1) % n] as $t
+                }
+            })
             .collect();
         let mut a = dev(&a0);
         let mut old = zeros::<$t>(n * $slots).unwrap();
@@ -91,7 +97,12 @@ macro_rules! check_uncontended_int {
                 want.push(if x[9] >= v { 0 } else { x[9] + 1 });
                 want.push(if x[10] == 0 || x[10] > v { v } else { x[10] - 1 });
             }
-            assert_eq!(&a1[o..o + $slots], &want[..], "{} thread {i}: a = {x:?}, b = {v}", stringify!($t));
+            assert_eq!(
+                &a1[o..o + $slots],
+                &want[..],
+                "{} thread {i}: a = {x:?}, b = {v}",
+                stringify!($t)
+            );
         }
     }};
 }
@@ -126,8 +137,16 @@ fn integer_atomics_match_the_host_for_every_type() {
     let mut old = zeros::<u32>(22).unwrap();
     uncontended_u32::launch(1, 2, &mut a, &dev(&[5u32, u32::MAX]), &dev(&[1u32, 1]), &mut old).unwrap();
     let a1 = host(&a);
-    assert_eq!((a1[9], a1[10]), (0, 5), "inc at the limit wraps to 0, dec of 0 wraps to the limit");
-    assert_eq!((a1[20], a1[21]), (0, 6), "inc of u32::MAX with limit u32::MAX wraps to 0");
+    assert_eq!(
+        (a1[9], a1[10]),
+        (0, 5),
+        "inc at the limit wraps to 0, dec of 0 wraps to the limit"
+    );
+    assert_eq!(
+        (a1[20], a1[21]),
+        (0, 6),
+        "inc of u32::MAX with limit u32::MAX wraps to 0"
+    );
     assert_eq!((host(&old)[9], host(&old)[21]), (5, 7));
 }
 
@@ -170,9 +189,9 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
     let mut old = zeros::<f32>(a0.len()).unwrap();
     uncontended_f32![2, 8](&mut a, &dev(&b), &mut old).unwrap();
     let (a1, old) = (host(&a), host(&old));
-    for i in 0..n {
+    for (i, &v) in b.iter().enumerate() {
         let o = i * FLOAT_SLOTS;
-        let (x, v) = (&a0[o..o + FLOAT_SLOTS], b[i]);
+        let x = &a0[o..o + FLOAT_SLOTS];
         // min/max: a NaN operand loses; an equal value keeps the old one.
         let want = [
             ftz(ftz(x[0]) + ftz(v)),
@@ -182,7 +201,12 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
             v,
         ];
         for s in 0..FLOAT_SLOTS {
-            assert!(same_f32(old[o + s], x[s]), "f32 thread {i} slot {s}: old {} vs {}", old[o + s], x[s]);
+            assert!(
+                same_f32(old[o + s], x[s]),
+                "f32 thread {i} slot {s}: old {} vs {}",
+                old[o + s],
+                x[s]
+            );
             assert!(
                 same_f32(a1[o + s], want[s]),
                 "f32 thread {i} slot {s}: a = {}, b = {v}: got {:?}, want {:?}",
@@ -193,7 +217,11 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
         }
     }
     // The flush is f32's only: f64 keeps subnormals.
-    let vals64: Vec<f64> = vals.iter().map(|&x| x as f64).chain([f64::MIN_POSITIVE / 8.0]).collect();
+    let vals64: Vec<f64> = vals
+        .iter()
+        .map(|&x| x as f64)
+        .chain([f64::MIN_POSITIVE / 8.0])
+        .collect();
     let n = vals64.len();
     let a0: Vec<f64> = (0..n * FLOAT_SLOTS).map(|k| vals64[(k * 3) % n]).collect();
     let b: Vec<f64> = (0..n).map(|i| vals64[(i * 5 + 1) % n]).collect();
@@ -201,9 +229,9 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
     let mut old = zeros::<f64>(a0.len()).unwrap();
     uncontended_f64![2, 8](&mut a, &dev(&b), &mut old).unwrap();
     let (a1, old) = (host(&a), host(&old));
-    for i in 0..n {
+    for (i, &v) in b.iter().enumerate() {
         let o = i * FLOAT_SLOTS;
-        let (x, v) = (&a0[o..o + FLOAT_SLOTS], b[i]);
+        let x = &a0[o..o + FLOAT_SLOTS];
         let want = [
             x[0] + v,
             x[1] - v,
@@ -234,7 +262,9 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
 /// order-independent totals with the host's.
 macro_rules! check_contended_int {
     ($t:ident, $k:ident) => {{
-        let b: Vec<$t> = (0..300).map(|i| EDGE[i % 12].wrapping_mul(i as i128 + 1) as $t).collect();
+        let b: Vec<$t> = (0..300)
+            .map(|i| EDGE[i % 12].wrapping_mul(i as i128 + 1) as $t)
+            .collect();
         let a0: Vec<$t> = vec![3, 5, 0, 0, !0, 0, 0, 999, 5];
         let mut a = dev(&a0);
         $k![3, 128](&mut a, &dev(&b)).unwrap();
@@ -269,13 +299,17 @@ fn contended_atomics_give_the_host_totals() {
     let mut a = dev(&[0.5f32, 1.0, 1e9, -1e9]);
     contended_f32![3, 128](&mut a, &dev(&b)).unwrap();
     let sum: f32 = b.iter().sum();
-    let (lo, hi) = b.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+    let (lo, hi) = b
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
     assert_eq!(host(&a), [0.5 + sum, 1.0 - sum, lo, hi]);
     let b: Vec<f64> = b.iter().map(|&x| x as f64 * 4.0).collect();
     let mut a = dev(&[0.5f64, 1.0, 1e9, -1e9]);
     contended_f64![3, 128](&mut a, &dev(&b)).unwrap();
     let sum: f64 = b.iter().sum();
-    let (lo, hi) = b.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+    let (lo, hi) = b
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
     assert_eq!(host(&a), [0.5 + sum, 1.0 - sum, lo, hi]);
 }
 
@@ -298,7 +332,13 @@ fn f32_atomic_adds_of_one_are_exact() {
 fn shared_memory_histogram_is_exact() {
     // Skewed: most values fall in a few bins, so many threads contend per bin.
     let x: Vec<u32> = (0..200_000u32)
-        .map(|i| if i % 3 == 0 { i % 7 } else { (i.wrapping_mul(2_654_435_761) >> 13) % 256 })
+        .map(|i| {
+            if i % 3 == 0 {
+                i % 7
+            } else {
+                (i.wrapping_mul(2_654_435_761) >> 13) % 256
+            }
+        })
         .collect();
     let mut want = vec![0u32; 256];
     for &v in &x {
@@ -336,7 +376,10 @@ fn fences_run_and_order_nothing_away() {
     let mut flag = zeros::<u32>(1).unwrap();
     let mut count = zeros::<u32>(1).unwrap();
     fences![2, 32](&mut data, &mut flag, &mut count).unwrap();
-    assert_eq!((host(&data), host(&flag), host(&count)), (vec![7, 8, 9], vec![1], vec![64]));
+    assert_eq!(
+        (host(&data), host(&flag), host(&count)),
+        (vec![7, 8, 9], vec![1], vec![64])
+    );
 }
 
 fn blocks_on_several_os_threads_meet_and_count_exactly() {
@@ -379,7 +422,13 @@ fn an_out_of_bounds_atomic_is_a_fault_that_writes_nothing() {
 fn cuda_c_uses_cudas_atomics_with_the_right_types() {
     let src = |k: &gpujit::__private::KernelDef| (k.cuda_source)();
     let i32s = src(&uncontended_i32::KERNEL);
-    for f in ["atomicAdd(&a[", "atomicSub(&a[", "atomicMin(&a[", "atomicCAS(&a[", "atomicXor(&a["] {
+    for f in [
+        "atomicAdd(&a[",
+        "atomicSub(&a[",
+        "atomicMin(&a[",
+        "atomicCAS(&a[",
+        "atomicXor(&a[",
+    ] {
         assert!(i32s.contains(f), "{f} missing in\n{i32s}");
     }
     let i64s = src(&uncontended_i64::KERNEL);
@@ -394,17 +443,35 @@ fn cuda_c_uses_cudas_atomics_with_the_right_types() {
     let u64s = src(&uncontended_u64::KERNEL);
     assert!(u64s.contains("atomicAdd(&a[o + 1ull], 0ull - ("), "{u64s}");
     let u32s = src(&uncontended_u32::KERNEL);
-    assert!(u32s.contains("atomicInc(&a[") && u32s.contains("atomicDec(&a["), "{u32s}");
+    assert!(
+        u32s.contains("atomicInc(&a[") && u32s.contains("atomicDec(&a["),
+        "{u32s}"
+    );
     let f32s = src(&uncontended_f32::KERNEL);
-    for f in ["atomicAdd(&a[o + 1ull], -(", "gj_atomic_min_f32(&a[", "gj_atomic_max_f32(&a[", "atomicExch(&a["] {
+    for f in [
+        "atomicAdd(&a[o + 1ull], -(",
+        "gj_atomic_min_f32(&a[",
+        "gj_atomic_max_f32(&a[",
+        "atomicExch(&a[",
+    ] {
         assert!(f32s.contains(f), "{f} missing in\n{f32s}");
     }
-    assert_eq!(f32s.matches("static __device__ __forceinline__ float gj_atomic_min_f32").count(), 1);
+    assert_eq!(
+        f32s.matches("static __device__ __forceinline__ float gj_atomic_min_f32")
+            .count(),
+        1
+    );
     let f64s = src(&uncontended_f64::KERNEL);
-    assert!(f64s.contains("__longlong_as_double((long long)atomicExch((unsigned long long*)&a["), "{f64s}");
+    assert!(
+        f64s.contains("__longlong_as_double((long long)atomicExch((unsigned long long*)&a["),
+        "{f64s}"
+    );
     assert!(f64s.contains("gj_atomic_max_f64(&a["), "{f64s}");
     let shared = src(&shared_histogram::KERNEL);
-    assert!(shared.contains("atomicAdd(&bins[") && shared.contains("atomicAdd(&hist["), "{shared}");
+    assert!(
+        shared.contains("atomicAdd(&bins[") && shared.contains("atomicAdd(&hist["),
+        "{shared}"
+    );
     let f = src(&fences::KERNEL);
     for fence in ["__threadfence_block();", "__threadfence();", "__threadfence_system();"] {
         assert!(f.contains(fence), "{fence} missing in\n{f}");

@@ -97,13 +97,41 @@ fn helper_source(name: &str) -> &'static str {
 macro_rules! float_minmax {
     ($name:literal, $t:literal, $bits:literal, $to_bits:literal, $from_bits:literal, $cmp:literal) => {
         concat!(
-            "static __device__ __forceinline__ ", $t, " ", $name, "(", $t, "* p, ", $t, " v) {\n",
-            "    ", $bits, "* q = (", $bits, "*)p;\n",
-            "    ", $bits, " old = *(volatile ", $bits, "*)q;\n",
+            "static __device__ __forceinline__ ",
+            $t,
+            " ",
+            $name,
+            "(",
+            $t,
+            "* p, ",
+            $t,
+            " v) {\n",
+            "    ",
+            $bits,
+            "* q = (",
+            $bits,
+            "*)p;\n",
+            "    ",
+            $bits,
+            " old = *(volatile ",
+            $bits,
+            "*)q;\n",
             "    for (;;) {\n",
-            "        const ", $t, " cur = ", $from_bits, "(old);\n",
-            "        if (!(v ", $cmp, " cur || cur != cur)) return cur;\n",
-            "        const ", $bits, " seen = atomicCAS(q, old, (", $bits, ")", $to_bits, "(v));\n",
+            "        const ",
+            $t,
+            " cur = ",
+            $from_bits,
+            "(old);\n",
+            "        if (!(v ",
+            $cmp,
+            " cur || cur != cur)) return cur;\n",
+            "        const ",
+            $bits,
+            " seen = atomicCAS(q, old, (",
+            $bits,
+            ")",
+            $to_bits,
+            "(v));\n",
             "        if (seen == old) return cur;\n",
             "        old = seen;\n",
             "    }\n",
@@ -111,8 +139,22 @@ macro_rules! float_minmax {
         )
     };
 }
-const ATOMIC_MIN_F32: &str = float_minmax!("gj_atomic_min_f32", "float", "unsigned int", "__float_as_uint", "__uint_as_float", "<");
-const ATOMIC_MAX_F32: &str = float_minmax!("gj_atomic_max_f32", "float", "unsigned int", "__float_as_uint", "__uint_as_float", ">");
+const ATOMIC_MIN_F32: &str = float_minmax!(
+    "gj_atomic_min_f32",
+    "float",
+    "unsigned int",
+    "__float_as_uint",
+    "__uint_as_float",
+    "<"
+);
+const ATOMIC_MAX_F32: &str = float_minmax!(
+    "gj_atomic_max_f32",
+    "float",
+    "unsigned int",
+    "__float_as_uint",
+    "__uint_as_float",
+    ">"
+);
 const ATOMIC_MIN_F64: &str = float_minmax!(
     "gj_atomic_min_f64",
     "double",

@@ -257,11 +257,11 @@ pub type ArrayViewMut2<'a, T> = typecheck::ArrayViewMut<'a, T, 2>;
 /// ```
 pub type ArrayViewMut3<'a, T> = typecheck::ArrayViewMut<'a, T, 3>;
 
-pub use typecheck::{block_dim, block_idx, grid, grid_dim, gridsize, shared_array, syncthreads, thread_idx};
 pub use typecheck::{
-    atomic_add, atomic_and, atomic_cas, atomic_dec, atomic_exch, atomic_inc, atomic_max, atomic_min, atomic_or, atomic_sub,
-    atomic_xor, threadfence, threadfence_block, threadfence_system,
+    atomic_add, atomic_and, atomic_cas, atomic_dec, atomic_exch, atomic_inc, atomic_max, atomic_min, atomic_or,
+    atomic_sub, atomic_xor, threadfence, threadfence_block, threadfence_system,
 };
+pub use typecheck::{block_dim, block_idx, grid, grid_dim, gridsize, shared_array, syncthreads, thread_idx};
 
 /// Signatures rustc checks the kernel body against (the macro emits a copy of
 /// the kernel, never called, that uses these). None of them runs.

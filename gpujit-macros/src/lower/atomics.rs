@@ -66,7 +66,10 @@ impl Lower {
             return self.error_expr(with_help(
                 span,
                 &format!("`{name}` takes {} arguments", 1 + f.operands()),
-                &format!("write {usage}: the element, then the operand{}", if f == AtomicFn::Cas { "s" } else { "" }),
+                &format!(
+                    "write {usage}: the element, then the operand{}",
+                    if f == AtomicFn::Cas { "s" } else { "" }
+                ),
             ));
         }
         // The place: `&mut a[i]`, `&mut a[[i, j]]`, `&mut tile[i][j]`.
@@ -79,7 +82,9 @@ impl Lower {
             return self.error_expr(with_help_spanned(
                 place,
                 &format!("the first argument of `{name}` must be an array element behind `&mut`"),
-                &format!("write {usage}, with an element of a `&mut [T]` or `ArrayViewMutN` parameter or of a shared array"),
+                &format!(
+                    "write {usage}, with an element of a `&mut [T]` or `ArrayViewMutN` parameter or of a shared array"
+                ),
             ));
         };
         let before = self.errors.len();

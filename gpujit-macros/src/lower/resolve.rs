@@ -56,7 +56,13 @@ fn resolve_block_at(inf: &Infer, b: &mut Block) {
                 resolve_block(inf, body);
             }
             Stmt::Loop { body } | Stmt::Block(body) => resolve_block(inf, body),
-            Stmt::Shared(_) | Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::SyncThreads | Stmt::Fence(_) | Stmt::Line(_) => {}
+            Stmt::Shared(_)
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::Return
+            | Stmt::SyncThreads
+            | Stmt::Fence(_)
+            | Stmt::Line(_) => {}
         }
     }
     if let Some(t) = &mut b.tail {
