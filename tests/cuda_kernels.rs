@@ -18,6 +18,9 @@ mod kernels;
 #[path = "../examples/grayscale.rs"]
 #[allow(dead_code)]
 mod grayscale;
+#[path = "../examples/histogram.rs"]
+#[allow(dead_code)]
+mod histogram;
 #[path = "../examples/loop_test.rs"]
 #[allow(dead_code)]
 mod loop_test;
@@ -57,6 +60,7 @@ fn seed_kernels() -> Vec<&'static KernelDef> {
 fn all_kernels() -> Vec<&'static KernelDef> {
     let mut all = seed_kernels();
     all.push(&saxpy::saxpy::KERNEL);
+    all.push(&histogram::histogram_256::KERNEL);
     all.push(&gpujit_examples::kernels::scale::KERNEL);
     all.extend(kernels::all());
     all

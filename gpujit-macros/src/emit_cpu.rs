@@ -358,6 +358,7 @@ impl<'a> Emitter<'a> {
                 let site = self.next_site();
                 quote! { #t.syncthreads(#site); }
             }
+            Stmt::Fence(scope) => fence(*scope),
             Stmt::Block(b) => self.block(b),
             Stmt::Line(_) => TokenStream::new(),
         }
@@ -525,6 +526,17 @@ impl<'a> Emitter<'a> {
                 };
                 quote! { (#recv).#name(#(#rest),*) }
             }
+            ExprKind::Atomic(f, a, idx, vals) => {
+                let (view, _, _) = self.access(*a, idx.len());
+                let idx = idx.iter().map(|x| self.expr(x));
+                let vals: Vec<TokenStream> = vals.iter().map(|x| self.expr(x)).collect();
+                let variant = ident(f.variant());
+                let op = match vals.as_slice() {
+                    [compare, value] => quote! { #variant { compare: #compare, value: #value } },
+                    _ => quote! { #variant(#(#vals),*) },
+                };
+                quote! { #view.atomic(#t, [#(#idx),*], ::gpujit::__private::AtomicOp::#op) }
+            }
             ExprKind::If(c, a, b) => {
                 let c = self.expr(c);
                 let a = self.block(a);
@@ -540,6 +552,16 @@ impl<'a> Emitter<'a> {
                 quote! { (#ts else #b) }
             }
         }
+    }
+}
+
+/// A memory fence: CUDA's block-scope fence orders nothing on the CPU beyond
+/// the compiler (a block's threads share one OS thread); the others are
+/// hardware fences (blocks run on several OS threads).
+fn fence(scope: FenceScope) -> TokenStream {
+    match scope {
+        FenceScope::Block => quote! { ::gpujit::__private::threadfence_block(); },
+        FenceScope::Device | FenceScope::System => quote! { ::gpujit::__private::threadfence(); },
     }
 }
 

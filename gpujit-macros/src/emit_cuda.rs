@@ -82,9 +82,95 @@ fn helper_source(name: &str) -> &'static str {
         "gj_rem_i64" => "static __device__ __forceinline__ long long gj_rem_i64(long long a, long long b) { return b == -1 ? 0 : a % b; }\n",
         "gj_generic" => include_str!("generic_prelude.cu"),
         "gj_powi" => include_str!("powi.cu"),
+        "gj_atomic_min_f32" => ATOMIC_MIN_F32,
+        "gj_atomic_max_f32" => ATOMIC_MAX_F32,
+        "gj_atomic_min_f64" => ATOMIC_MIN_F64,
+        "gj_atomic_max_f64" => ATOMIC_MAX_F64,
         _ => "",
     }
 }
+
+/// Float atomic min/max as compare-and-swap loops (CUDA has no float
+/// `atomicMin`): a NaN operand loses (a NaN element is replaced, a NaN `v`
+/// changes nothing) and an equal `v` keeps the element, exactly as the CPU
+/// backend's `AtomicOp::Min`/`Max`. No store when the element stays.
+macro_rules! float_minmax {
+    ($name:literal, $t:literal, $bits:literal, $to_bits:literal, $from_bits:literal, $cmp:literal) => {
+        concat!(
+            "static __device__ __forceinline__ ",
+            $t,
+            " ",
+            $name,
+            "(",
+            $t,
+            "* p, ",
+            $t,
+            " v) {\n",
+            "    ",
+            $bits,
+            "* q = (",
+            $bits,
+            "*)p;\n",
+            "    ",
+            $bits,
+            " old = *(volatile ",
+            $bits,
+            "*)q;\n",
+            "    for (;;) {\n",
+            "        const ",
+            $t,
+            " cur = ",
+            $from_bits,
+            "(old);\n",
+            "        if (!(v ",
+            $cmp,
+            " cur || cur != cur)) return cur;\n",
+            "        const ",
+            $bits,
+            " seen = atomicCAS(q, old, (",
+            $bits,
+            ")",
+            $to_bits,
+            "(v));\n",
+            "        if (seen == old) return cur;\n",
+            "        old = seen;\n",
+            "    }\n",
+            "}\n"
+        )
+    };
+}
+const ATOMIC_MIN_F32: &str = float_minmax!(
+    "gj_atomic_min_f32",
+    "float",
+    "unsigned int",
+    "__float_as_uint",
+    "__uint_as_float",
+    "<"
+);
+const ATOMIC_MAX_F32: &str = float_minmax!(
+    "gj_atomic_max_f32",
+    "float",
+    "unsigned int",
+    "__float_as_uint",
+    "__uint_as_float",
+    ">"
+);
+const ATOMIC_MIN_F64: &str = float_minmax!(
+    "gj_atomic_min_f64",
+    "double",
+    "unsigned long long",
+    "__double_as_longlong",
+    "__longlong_as_double",
+    "<"
+);
+const ATOMIC_MAX_F64: &str = float_minmax!(
+    "gj_atomic_max_f64",
+    "double",
+    "unsigned long long",
+    "__double_as_longlong",
+    "__longlong_as_double",
+    ">"
+);
 
 struct Emitter<'a> {
     k: &'a Kernel,
@@ -431,6 +517,11 @@ impl Emitter<'_> {
             Stmt::Continue => self.line("continue;"),
             Stmt::Return => self.line("return;"),
             Stmt::SyncThreads => self.line("__syncthreads();"),
+            Stmt::Fence(scope) => self.line(match scope {
+                FenceScope::Block => "__threadfence_block();",
+                FenceScope::Device => "__threadfence();",
+                FenceScope::System => "__threadfence_system();",
+            }),
             Stmt::Block(b) => self.nested("", b),
             Stmt::Line(n) => {
                 if self.lines {
@@ -610,6 +701,11 @@ impl Emitter<'_> {
                     None => math(*f, scalar_of(e.ty), &vals),
                 }
             }
+            ExprKind::Atomic(f, a, idx, vals) => {
+                let place = format!("&{}", self.element(*a, idx));
+                let vals: Vec<String> = vals.iter().map(|v| self.expr(v)).collect();
+                self.atomic(*f, self.k.elem_type(*a), &place, &vals)
+            }
             ExprKind::If(c, a, b) => {
                 // `else if` chains as `c ? a : c2 ? a2 : b`: `?:` groups to
                 // the right, so no parentheses nest per arm.
@@ -692,6 +788,64 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// The CUDA C call for atomic `f` on the element at `place` (`&a[i]`) of
+    /// type `t` with operands `vals`. CUDA's overloads cover `int`,
+    /// `unsigned`, `unsigned long long` (and `long long` for min/max, `float`
+    /// and `double` for add); other pairs go through `unsigned long long`
+    /// (two's complement: the same bits), and `atomicSub` exists for 32-bit
+    /// integers only (else: `atomicAdd` of the negation).
+    fn atomic(&mut self, f: AtomicFn, t: Scalar, place: &str, vals: &[String]) -> String {
+        let name = match f {
+            AtomicFn::Add => "atomicAdd",
+            AtomicFn::Sub => "atomicSub",
+            AtomicFn::Min => "atomicMin",
+            AtomicFn::Max => "atomicMax",
+            AtomicFn::Exch => "atomicExch",
+            AtomicFn::Cas => "atomicCAS",
+            AtomicFn::And => "atomicAnd",
+            AtomicFn::Or => "atomicOr",
+            AtomicFn::Xor => "atomicXor",
+            AtomicFn::Inc => "atomicInc",
+            AtomicFn::Dec => "atomicDec",
+        };
+        let v = vals.last().cloned().unwrap_or_default();
+        let ull = "unsigned long long";
+        let text = match (f, t) {
+            (AtomicFn::Min | AtomicFn::Max, Scalar::F32 | Scalar::F64) => {
+                let helper = match (f, t) {
+                    (AtomicFn::Min, Scalar::F32) => "gj_atomic_min_f32",
+                    (AtomicFn::Max, Scalar::F32) => "gj_atomic_max_f32",
+                    (AtomicFn::Min, _) => "gj_atomic_min_f64",
+                    _ => "gj_atomic_max_f64",
+                };
+                self.helpers.insert(helper);
+                format!("{helper}({place}, {v})")
+            }
+            (AtomicFn::Sub, Scalar::F32 | Scalar::F64) => format!("atomicAdd({place}, -({v}))"),
+            (AtomicFn::Exch, Scalar::F64) => format!(
+                "__longlong_as_double((long long)atomicExch(({ull}*){place}, ({ull})__double_as_longlong({v})))"
+            ),
+            (AtomicFn::Sub, Scalar::U64 | Scalar::Usize) => format!("atomicAdd({place}, 0ull - ({v}))"),
+            (AtomicFn::Sub, Scalar::I64) => {
+                format!("(long long)atomicAdd(({ull}*){place}, 0ull - ({ull})({v}))")
+            }
+            (AtomicFn::Min | AtomicFn::Max, Scalar::I64) => format!("{name}({place}, {v})"),
+            (AtomicFn::Cas, Scalar::I64) => format!(
+                "(long long)atomicCAS(({ull}*){place}, ({ull})({}), ({ull})({v}))",
+                vals[0]
+            ),
+            (_, Scalar::I64) => format!("(long long){name}(({ull}*){place}, ({ull})({v}))"),
+            (AtomicFn::Cas, _) => format!("atomicCAS({place}, {}, {v})", vals[0]),
+            _ => format!("{name}({place}, {v})"),
+        };
+        // A primary expression, like any call (`emitted_prec`).
+        if text.starts_with('(') {
+            format!("({text})")
+        } else {
+            text
+        }
+    }
+
     /// A deeply nested operator tree as an immediately invoked lambda that
     /// assigns one slot variable per operator, in evaluation order, as the CPU
     /// emitter does (`emit_cpu::Emitter::flat`): nested parentheses and calls

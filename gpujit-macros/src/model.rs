@@ -359,6 +359,102 @@ impl MathFn {
     }
 }
 
+/// CUDA's atomic read-modify-write functions (`atomic_add(&mut a[i], v)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomicFn {
+    Add,
+    Sub,
+    Min,
+    Max,
+    Exch,
+    Cas,
+    And,
+    Or,
+    Xor,
+    Inc,
+    Dec,
+}
+
+impl AtomicFn {
+    pub const ALL: [AtomicFn; 11] = [
+        AtomicFn::Add,
+        AtomicFn::Sub,
+        AtomicFn::Min,
+        AtomicFn::Max,
+        AtomicFn::Exch,
+        AtomicFn::Cas,
+        AtomicFn::And,
+        AtomicFn::Or,
+        AtomicFn::Xor,
+        AtomicFn::Inc,
+        AtomicFn::Dec,
+    ];
+    /// The kernel-language name without `atomic_` (`add`).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            AtomicFn::Add => "add",
+            AtomicFn::Sub => "sub",
+            AtomicFn::Min => "min",
+            AtomicFn::Max => "max",
+            AtomicFn::Exch => "exch",
+            AtomicFn::Cas => "cas",
+            AtomicFn::And => "and",
+            AtomicFn::Or => "or",
+            AtomicFn::Xor => "xor",
+            AtomicFn::Inc => "inc",
+            AtomicFn::Dec => "dec",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<AtomicFn> {
+        let suffix = name.strip_prefix("atomic_")?;
+        Self::ALL.into_iter().find(|f| f.suffix() == suffix)
+    }
+    /// The runtime's `AtomicOp` variant (`Add`).
+    pub fn variant(self) -> &'static str {
+        match self {
+            AtomicFn::Add => "Add",
+            AtomicFn::Sub => "Sub",
+            AtomicFn::Min => "Min",
+            AtomicFn::Max => "Max",
+            AtomicFn::Exch => "Exch",
+            AtomicFn::Cas => "Cas",
+            AtomicFn::And => "And",
+            AtomicFn::Or => "Or",
+            AtomicFn::Xor => "Xor",
+            AtomicFn::Inc => "Inc",
+            AtomicFn::Dec => "Dec",
+        }
+    }
+    /// The element types CUDA has this atomic for (`usize` is `u64`).
+    pub fn types(self) -> &'static [Scalar] {
+        use Scalar::*;
+        match self {
+            AtomicFn::Add | AtomicFn::Sub | AtomicFn::Min | AtomicFn::Max | AtomicFn::Exch => {
+                &[I32, U32, I64, U64, Usize, F32, F64]
+            }
+            AtomicFn::Cas | AtomicFn::And | AtomicFn::Or | AtomicFn::Xor => &[I32, U32, I64, U64, Usize],
+            AtomicFn::Inc | AtomicFn::Dec => &[U32],
+        }
+    }
+    /// Operands after the place (`atomic_cas` has the compare value too).
+    pub fn operands(self) -> usize {
+        if self == AtomicFn::Cas {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// The scope of a memory fence: `threadfence_block()`, `threadfence()`,
+/// `threadfence_system()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FenceScope {
+    Block,
+    Device,
+    System,
+}
+
 #[derive(Debug, Clone)]
 pub enum Lit {
     /// Integer value (two's complement bits for the type), already negated for `-lit`.
@@ -403,6 +499,9 @@ pub enum ExprKind {
     /// `syncthreads_count(p)` & co.: a barrier that also counts the
     /// threads whose predicate holds.
     Vote(Vote, Box<Expr>),
+    /// `atomic_add(&mut a[i, ..], v)` & co.: the function, the element
+    /// (array and indices, as in `Load`) and the operands; the old value.
+    Atomic(AtomicFn, ArrayRef, Vec<Expr>, Vec<Expr>),
 }
 
 /// The block-wide votes, CUDA's `__syncthreads_count/and/or`.
@@ -528,6 +627,8 @@ pub enum Stmt {
     Continue,
     Return,
     SyncThreads,
+    /// `threadfence()` & co.
+    Fence(FenceScope),
     Block(Block),
     /// The Rust source line of the statements that follow, for the CUDA C's
     /// `#line` directives; no code.

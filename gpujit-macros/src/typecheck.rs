@@ -45,6 +45,24 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
         fn visit_expr_mut(&mut self, e: &mut SExpr) {
             crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
             if let SExpr::Call(call) = e {
+                // `atomic_add(&mut x[i], v)`: rustc checks the element's type
+                // through `&x[i]`, so that gpujit alone reports a place it
+                // cannot use (a read-only parameter, a missing `&mut`).
+                let atomic = call_name(call).and_then(|n| crate::model::AtomicFn::from_name(&n));
+                if let (Some(f), Some(place)) = (atomic, call.args.first_mut()) {
+                    let inner = match strip(place) {
+                        SExpr::Reference(r) => (*r.expr).clone(),
+                        other => other.clone(),
+                    };
+                    let span = place.span();
+                    *place = syn::parse_quote_spanned!(span=> atomic_place(&#inner));
+                    // A wrong argument count is gpujit's error: rustc sees
+                    // the element's value instead of the call.
+                    if call.args.len() != 1 + f.operands() {
+                        *e = syn::parse_quote_spanned!(span=> *atomic_place(&#inner));
+                        return;
+                    }
+                }
                 if let Some(name @ ("grid" | "gridsize")) = call_name(call).as_deref() {
                     let n = match call.args.first() {
                         Some(SExpr::Lit(syn::ExprLit {

@@ -45,7 +45,13 @@ pub fn stmt_children<'a>(s: &'a Stmt, f: &mut dyn FnMut(Child<'a>)) {
             f(Child::Block(body));
         }
         Stmt::Loop { body } | Stmt::Block(body) => f(Child::Block(body)),
-        Stmt::Shared(_) | Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::SyncThreads | Stmt::Line(_) => {}
+        Stmt::Shared(_)
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Return
+        | Stmt::SyncThreads
+        | Stmt::Fence(_)
+        | Stmt::Line(_) => {}
     }
 }
 
@@ -60,6 +66,7 @@ pub fn expr_children<'a>(e: &'a Expr, f: &mut dyn FnMut(Child<'a>)) {
             f(Child::Expr(b));
         }
         ExprKind::Load(_, args) | ExprKind::Math(_, args) => args.iter().for_each(|x| f(Child::Expr(x))),
+        ExprKind::Atomic(_, _, idx, operands) => idx.iter().chain(operands).for_each(|x| f(Child::Expr(x))),
         ExprKind::If(c, a, b) => {
             f(Child::Expr(c));
             f(Child::Block(a));

@@ -17,6 +17,46 @@
 //! | `thread_idx()`, `block_idx()`, `block_dim()`, `grid_dim()` | `threadIdx` ... with `.x .y .z` | `usize` components |
 //! | `shared_array::<[[f32; 16]; 16]>()` | `__shared__ float s[16][16];` | indexed `s[i][j]` |
 //! | `syncthreads()` | `__syncthreads()` | |
+//! | `threadfence()`, `threadfence_block()`, `threadfence_system()` | `__threadfence()`, ... | |
+//!
+//! ## Atomics
+//!
+//! An atomic names its element the way a store does, behind `&mut`:
+//! `hist[b] += 1` (which loses counts when threads race) becomes
+//! `atomic_add(&mut hist[b], 1)`, and `atomic_max(&mut img[[y, x]], v)`,
+//! `atomic_or(&mut tile[i][j], m)` work alike on `ArrayViewMutN` parameters
+//! and shared arrays. (Numba writes `cuda.atomic.add(ary, idx, val)`; one
+//! place expression reads like the rest of a Rust kernel and like Rust's own
+//! `AtomicU32::fetch_add`.) Each returns the element's old value, as CUDA's
+//! do, and is one indivisible operation across all threads and blocks.
+//!
+//! | kernel code | types | stores | CUDA C | Numba |
+//! |---|---|---|---|---|
+//! | [`atomic_add(p, v)`](atomic_add) | `i32 u32 i64 u64 usize f32 f64` | `old + v` | `atomicAdd` | `cuda.atomic.add` |
+//! | [`atomic_sub(p, v)`](atomic_sub) | same | `old - v` | `atomicSub`, or `atomicAdd` of `-v` | `cuda.atomic.sub` |
+//! | [`atomic_min(p, v)`](atomic_min), [`atomic_max`] | same | the smaller / larger | `atomicMin`/`atomicMax`; a CAS loop for floats | `cuda.atomic.min`/`max` |
+//! | [`atomic_exch(p, v)`](atomic_exch) | same | `v` | `atomicExch` | `cuda.atomic.exch` |
+//! | [`atomic_cas(p, cmp, v)`](atomic_cas) | `i32 u32 i64 u64 usize` | `v` if `old == cmp` | `atomicCAS` | `cuda.atomic.compare_and_swap` |
+//! | [`atomic_and`], [`atomic_or`], [`atomic_xor`] `(p, v)` | `i32 u32 i64 u64 usize` | `old & v`, ... | `atomicAnd`, ... | `cuda.atomic.and_`, ... |
+//! | [`atomic_inc(p, v)`](atomic_inc) | `u32` | `old >= v ? 0 : old + 1` | `atomicInc` | `cuda.atomic.inc` |
+//! | [`atomic_dec(p, v)`](atomic_dec) | `u32` | `old == 0 \|\| old > v ? v : old - 1` | `atomicDec` | `cuda.atomic.dec` |
+//!
+//! Integer arithmetic wraps. Float rules, the same on every backend: `f32`
+//! add and sub flush subnormal inputs and results to a zero of the same sign
+//! (PTX's `atom.add.f32` does; `f64` does not); float min/max ignore a NaN
+//! operand (a NaN element is replaced by `v`, a NaN `v` changes nothing) and
+//! keep the element when `v` equals it (`0.0` vs `-0.0`). Any other type or
+//! operation (`atomic_and` on `f32`, anything on `u8` or `bool`), an element
+//! of a read-only parameter, and a place that is not an element are compile
+//! errors naming what is supported.
+//!
+//! Memory ordering: like CUDA's, atomics are relaxed (Rust's
+//! `Ordering::Relaxed`): they order nothing but the accesses to their own
+//! element. To publish other data, write it, call [`threadfence`], then set
+//! a flag with an atomic; the reader checks the flag, calls `threadfence()`,
+//! then reads. On the CPU backend global atomics are the host's atomic
+//! instructions (blocks run on several OS threads); shared ones are plain
+//! reads and writes, since a block's threads take turns on one OS thread.
 //!
 //! Shared array sizes must be compile-time constants: literals, `const`s, or
 //! arithmetic on them. The functions here exist so that the macro can let rustc
@@ -217,6 +257,10 @@ pub type ArrayViewMut2<'a, T> = typecheck::ArrayViewMut<'a, T, 2>;
 /// ```
 pub type ArrayViewMut3<'a, T> = typecheck::ArrayViewMut<'a, T, 3>;
 
+pub use typecheck::{
+    atomic_add, atomic_and, atomic_cas, atomic_dec, atomic_exch, atomic_inc, atomic_max, atomic_min, atomic_or,
+    atomic_sub, atomic_xor, threadfence, threadfence_block, threadfence_system,
+};
 pub use typecheck::{
     block_dim, block_idx, grid, grid_dim, gridsize, shared_array, syncthreads, syncthreads_and, syncthreads_count,
     syncthreads_or, thread_idx,
@@ -645,6 +689,408 @@ pub mod typecheck {
     /// ```
     pub fn syncthreads_or(pred: bool) -> bool {
         let _ = pred;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// Rewritten from the atomic's `&mut place` in the type-checked copy, so
+    /// that only gpujit reports a place it cannot use (a read-only parameter).
+    #[doc(hidden)]
+    pub fn atomic_place<T>(_: &T) -> &mut T {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    macro_rules! atomic_stub {
+        ($(#[$doc:meta])* $name:ident) => {
+            $(#[$doc])*
+            pub fn $name<T>(_place: &mut T, _val: T) -> T {
+                unreachable!("{}", ONLY_IN_KERNELS)
+            }
+        };
+    }
+
+    atomic_stub!(
+        /// `atomicAdd` (Numba's `cuda.atomic.add`): adds `val` to the element
+        /// `place` as one indivisible operation and returns the old value.
+        ///
+        /// Types `i32 u32 i64 u64 usize` (wrapping) and `f32 f64`; `f32` flushes
+        /// subnormal inputs and results to zero, as PTX's `atom.add.f32`. The
+        /// place is an element of a `&mut [T]` or `ArrayViewMutN` parameter
+        /// (`&mut a[i]`, `&mut a[[y, x]]`) or of a shared array
+        /// (`&mut tile[i][j]`). Relaxed: it orders no other access (see
+        /// [`threadfence`]). CUDA C: `atomicAdd(&hist[b], 1u)` (`i64` through
+        /// `unsigned long long`).
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// /// Counts the values of `x` (each below `hist.len()`).
+        /// #[gpu_kernel]
+        /// fn histogram(x: &[u32], hist: &mut [u32]) {
+        ///     let i = grid(1);
+        ///     if i < x.len() {
+        ///         atomic_add(&mut hist[x[i] as usize], 1);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let x = gpujit::to_device(&(0..1000u32).map(|i| i % 4).collect::<Vec<_>>())?;
+        /// let mut hist = gpujit::zeros::<u32>(4)?;
+        /// histogram![4, 256](&x, &mut hist)?;
+        /// assert_eq!(hist.copy_to_host()?, [250; 4]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_add
+    );
+    atomic_stub!(
+        /// `atomicSub` (Numba's `cuda.atomic.sub`): subtracts `val` from the
+        /// element and returns the old value. Types as [`atomic_add`] (`f32`
+        /// flushes subnormals likewise). CUDA C: `atomicSub` for `int` and
+        /// `unsigned`; CUDA has none for 64-bit integers and floats, which are
+        /// `atomicAdd` of `-val` (wrapping: the same result). Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn take(stock: &mut [i64], got: &mut [i64]) {
+        ///     let i = grid(1);
+        ///     if i < got.len() {
+        ///         got[i] = atomic_sub(&mut stock[0], 2);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let mut stock = gpujit::to_device(&[100i64])?;
+        /// let mut got = gpujit::zeros::<i64>(10)?;
+        /// take![1, 32](&mut stock, &mut got)?;
+        /// assert_eq!(stock.copy_to_host()?, [80]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_sub
+    );
+    atomic_stub!(
+        /// `atomicMin` (Numba's `cuda.atomic.min`): stores the smaller of the
+        /// element and `val`; returns the old value. Types as [`atomic_add`].
+        /// For floats (a compare-and-swap loop in CUDA C, `gj_atomic_min`), a
+        /// NaN loses: a NaN element is replaced by `val`, a NaN `val` changes
+        /// nothing; an equal `val` (`-0.0` vs `0.0`) keeps the element.
+        /// CUDA C: `atomicMin` (`long long` and `unsigned long long` overloads
+        /// for 64-bit). Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn smallest(x: &[f32], m: &mut [f32]) {
+        ///     let i = grid(1);
+        ///     if i < x.len() {
+        ///         atomic_min(&mut m[0], x[i]);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let x = gpujit::to_device(&[3.0f32, -1.5, 8.0, f32::NAN])?;
+        /// let mut m = gpujit::to_device(&[f32::INFINITY])?;
+        /// smallest![1, 32](&x, &mut m)?;
+        /// assert_eq!(m.copy_to_host()?, [-1.5]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_min
+    );
+    atomic_stub!(
+        /// `atomicMax` (Numba's `cuda.atomic.max`): stores the larger of the
+        /// element and `val`; returns the old value. Types and float rules as
+        /// [`atomic_min`]. Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn column_max(a: ArrayView2<i32>, m: &mut [i32]) {
+        ///     let (x, y) = grid(2);
+        ///     let (rows, cols) = a.dim();
+        ///     if y < rows && x < cols {
+        ///         atomic_max(&mut m[x], a[[y, x]]);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let a = gpujit::to_device(&gpujit::ndarray::array![[1, -7], [5, -2]])?;
+        /// let mut m = gpujit::to_device(&[i32::MIN; 2])?;
+        /// column_max![1, (2, 2)](&a, &mut m)?;
+        /// assert_eq!(m.copy_to_host()?, [5, -2]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_max
+    );
+    atomic_stub!(
+        /// `atomicExch` (Numba's `cuda.atomic.exch`): stores `val` and returns
+        /// the old value. Types as [`atomic_add`]; CUDA C passes 64-bit signed
+        /// integers and `f64` through `unsigned long long`. Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn swap_in(slot: &mut [f64], old: &mut [f64]) {
+        ///     if grid(1) == 0 {
+        ///         old[0] = atomic_exch(&mut slot[0], 2.5);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let mut slot = gpujit::to_device(&[1.0f64])?;
+        /// let mut old = gpujit::zeros::<f64>(1)?;
+        /// swap_in![1, 1](&mut slot, &mut old)?;
+        /// assert_eq!((slot.copy_to_host()?, old.copy_to_host()?), (vec![2.5], vec![1.0]));
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_exch
+    );
+
+    /// `atomicCAS` (Numba's `cuda.atomic.compare_and_swap`): stores `val` if
+    /// the element equals `compare`; returns the old value either way (it
+    /// equals `compare` exactly when the swap happened). Types `i32 u32 i64
+    /// u64 usize`. Relaxed. The building block of any other atomic update.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// The first thread to arrive claims the lock.
+    /// #[gpu_kernel]
+    /// fn claim(lock: &mut [u32], winner: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     if i < 64 && atomic_cas(&mut lock[0], 0, 1) == 0 {
+    ///         winner[0] = i as u32 + 1;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut lock = gpujit::zeros::<u32>(1)?;
+    /// let mut winner = gpujit::zeros::<u32>(1)?;
+    /// claim![2, 32](&mut lock, &mut winner)?;
+    /// assert_eq!(lock.copy_to_host()?, [1]);
+    /// assert!((1..=64).contains(&winner.copy_to_host()?[0]));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn atomic_cas<T>(_place: &mut T, _compare: T, _val: T) -> T {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    atomic_stub!(
+        /// `atomicAnd` (Numba's `cuda.atomic.and_`): stores `old & val`,
+        /// returns the old value. Types `i32 u32 i64 u64 usize`. Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn clear_bits(mask: &mut [u64]) {
+        ///     let i = grid(1);
+        ///     if i < 64 {
+        ///         atomic_and(&mut mask[0], !(1u64 << i) | 0xff);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let mut mask = gpujit::to_device(&[u64::MAX])?;
+        /// clear_bits![1, 64](&mut mask)?;
+        /// assert_eq!(mask.copy_to_host()?, [0xff]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_and
+    );
+    atomic_stub!(
+        /// `atomicOr` (Numba's `cuda.atomic.or_`): stores `old | val`, returns
+        /// the old value. Types `i32 u32 i64 u64 usize`. Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn set_bits(x: &[u32], seen: &mut [u32]) {
+        ///     let i = grid(1);
+        ///     if i < x.len() {
+        ///         atomic_or(&mut seen[0], 1u32 << x[i]);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let x = gpujit::to_device(&[0u32, 3, 3, 5])?;
+        /// let mut seen = gpujit::zeros::<u32>(1)?;
+        /// set_bits![1, 32](&x, &mut seen)?;
+        /// assert_eq!(seen.copy_to_host()?, [0b101001]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_or
+    );
+    atomic_stub!(
+        /// `atomicXor` (Numba's `cuda.atomic.xor`): stores `old ^ val`,
+        /// returns the old value. Types `i32 u32 i64 u64 usize`. Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn parity(x: &[i32], p: &mut [i32]) {
+        ///     let i = grid(1);
+        ///     if i < x.len() {
+        ///         atomic_xor(&mut p[0], x[i]);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let x = gpujit::to_device(&[1i32, 2, 2, 8])?;
+        /// let mut p = gpujit::zeros::<i32>(1)?;
+        /// parity![1, 32](&x, &mut p)?;
+        /// assert_eq!(p.copy_to_host()?, [9]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_xor
+    );
+    atomic_stub!(
+        /// `atomicInc` (Numba's `cuda.atomic.inc`): stores
+        /// `if old >= val { 0 } else { old + 1 }` (a counter that wraps to 0
+        /// after `val`), returns the old value. `u32` only, as in CUDA. Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// /// A ring-buffer slot per thread: 0, 1, 2, 0, 1, 2, ...
+        /// #[gpu_kernel]
+        /// fn ring(next: &mut [u32], slot: &mut [u32]) {
+        ///     let i = grid(1);
+        ///     if i < slot.len() {
+        ///         slot[i] = atomic_inc(&mut next[0], 2);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let mut next = gpujit::zeros::<u32>(1)?;
+        /// let mut slot = gpujit::zeros::<u32>(7)?;
+        /// ring![1, 32](&mut next, &mut slot)?;
+        /// assert_eq!(next.copy_to_host()?, [7 % 3]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_inc
+    );
+    atomic_stub!(
+        /// `atomicDec` (Numba's `cuda.atomic.dec`): stores
+        /// `if old == 0 || old > val { val } else { old - 1 }` (a count-down
+        /// that wraps to `val`), returns the old value. `u32` only, as in
+        /// CUDA. Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn countdown(c: &mut [u32]) {
+        ///     if grid(1) < 5 {
+        ///         atomic_dec(&mut c[0], 3);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let mut c = gpujit::to_device(&[2u32])?;
+        /// countdown![1, 32](&mut c)?; // 2, 1, 0, 3, 2 -> 1
+        /// assert_eq!(c.copy_to_host()?, [1]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_dec
+    );
+
+    /// `__threadfence()` (Numba's `cuda.threadfence()`): every write this
+    /// thread made before it is seen by every thread of the grid before any
+    /// write it makes after it (and likewise for reads). Pair it with a
+    /// relaxed atomic flag to publish data to other blocks. On the CPU
+    /// backend a sequentially consistent fence.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// Each block writes its partial result, then counts itself done.
+    /// #[gpu_kernel]
+    /// fn publish(partial: &mut [f32], done: &mut [u32]) {
+    ///     if thread_idx().x == 0 {
+    ///         partial[block_idx().x] = 1.0;
+    ///         threadfence();
+    ///         atomic_add(&mut done[0], 1);
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut partial = gpujit::zeros::<f32>(4)?;
+    /// let mut done = gpujit::zeros::<u32>(1)?;
+    /// publish![4, 32](&mut partial, &mut done)?;
+    /// assert_eq!(done.copy_to_host()?, [4]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn threadfence() {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+    /// `__threadfence_block()` (Numba's `cuda.threadfence_block()`): as
+    /// [`threadfence`], for the threads of this block only. On the CPU
+    /// backend a compiler fence (a block's threads share one OS thread).
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn ordered(out: &mut [i32]) {
+    ///     let s = shared_array::<[i32; 32]>();
+    ///     let t = thread_idx().x;
+    ///     s[t] = t as i32;
+    ///     threadfence_block();
+    ///     out[t] = s[t];
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<i32>(32)?;
+    /// ordered![1, 32](&mut out)?;
+    /// assert_eq!(out.copy_to_host()?[31], 31);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn threadfence_block() {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+    /// `__threadfence_system()` (Numba's `cuda.threadfence_system()`): as
+    /// [`threadfence`], also towards the host and other devices. On the CPU
+    /// backend a sequentially consistent fence.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn flag(data: &mut [u64], ready: &mut [u32]) {
+    ///     if grid(1) == 0 {
+    ///         data[0] = 42;
+    ///         threadfence_system();
+    ///         atomic_exch(&mut ready[0], 1);
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut data = gpujit::zeros::<u64>(1)?;
+    /// let mut ready = gpujit::zeros::<u32>(1)?;
+    /// flag![1, 1](&mut data, &mut ready)?;
+    /// assert_eq!((data.copy_to_host()?, ready.copy_to_host()?), (vec![42], vec![1]));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn threadfence_system() {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
 }

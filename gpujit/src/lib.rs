@@ -169,6 +169,7 @@ pub mod __private {
         last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines, Block, CpuBackend,
         CpuLaunch, GlobalMem, IntDiv, Mem, SharedLayout, SharedMem, Space, Thread, View,
     };
+    pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;

@@ -122,3 +122,71 @@ inline double __longlong_as_double(long long v) {
     std::memcpy(&d, &v, sizeof d);
     return d;
 }
+
+// Atomics, with CUDA's semantics (relaxed, returning the old value) on the
+// host: the threads of a block are OS threads, and the driver double runs
+// blocks in parallel, so every one is a real atomic (GCC's `__atomic`
+// builtins, which work on plain objects, shared statics included).
+template <class T, class F>
+inline T gj_host_rmw(T* p, F f) {
+    T old;
+    __atomic_load(p, &old, __ATOMIC_RELAXED);
+    for (;;) {
+        T next = f(old);
+        if (__atomic_compare_exchange(p, &old, &next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
+    }
+}
+// atom.add.f32 flushes subnormal inputs and results to zero (sign kept).
+inline float gj_ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+inline float atomicAdd(float* p, float v) {
+    return gj_host_rmw(p, [v](float o) { return gj_ftz(gj_ftz(o) + gj_ftz(v)); });
+}
+inline double atomicAdd(double* p, double v) {
+    return gj_host_rmw(p, [v](double o) { return o + v; });
+}
+#define GJ_INT_ATOMICS(T)                                                                              \
+    inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }               \
+    inline T atomicMin(T* p, T v) { return gj_host_rmw(p, [v](T o) { return v < o ? v : o; }); }       \
+    inline T atomicMax(T* p, T v) { return gj_host_rmw(p, [v](T o) { return v > o ? v : o; }); }       \
+    inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }             \
+    inline T atomicCAS(T* p, T cmp, T v) {                                                             \
+        __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);            \
+        return cmp;                                                                                    \
+    }                                                                                                  \
+    inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }               \
+    inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }                 \
+    inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }
+GJ_INT_ATOMICS(int)
+GJ_INT_ATOMICS(unsigned int)
+GJ_INT_ATOMICS(unsigned long long)
+#undef GJ_INT_ATOMICS
+// CUDA has only `long long` min/max among the signed 64-bit atomics.
+inline long long atomicMin(long long* p, long long v) { return gj_host_rmw(p, [v](long long o) { return v < o ? v : o; }); }
+inline long long atomicMax(long long* p, long long v) { return gj_host_rmw(p, [v](long long o) { return v > o ? v : o; }); }
+inline float atomicExch(float* p, float v) { return gj_host_rmw(p, [v](float) { return v; }); }
+inline int atomicSub(int* p, int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
+inline unsigned int atomicSub(unsigned int* p, unsigned int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
+inline unsigned int atomicInc(unsigned int* p, unsigned int v) {
+    return gj_host_rmw(p, [v](unsigned int o) { return o >= v ? 0u : o + 1u; });
+}
+inline unsigned int atomicDec(unsigned int* p, unsigned int v) {
+    return gj_host_rmw(p, [v](unsigned int o) { return (o == 0u || o > v) ? v : o - 1u; });
+}
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline unsigned int __float_as_uint(float v) {
+    unsigned int u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+inline float __uint_as_float(unsigned int v) {
+    float f;
+    std::memcpy(&f, &v, sizeof f);
+    return f;
+}
+inline long long __double_as_longlong(double v) {
+    long long u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}

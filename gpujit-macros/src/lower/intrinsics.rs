@@ -143,6 +143,12 @@ impl Lower {
                     span,
                 }
             }
+            "threadfence" | "threadfence_block" | "threadfence_system" => self.error_expr(with_help(
+                span,
+                &format!("`{name}()` is a statement, not a value"),
+                &format!("a fence has no result: call it on its own, `{name}();`"),
+            )),
+            atomic if atomic.starts_with("atomic_") => self.atomic(call, atomic),
             "shared_array" => self.error_expr(with_help(
                 span,
                 "`shared_array` declares a variable",

@@ -18,6 +18,7 @@ use crate::infer::Infer;
 use crate::model::*;
 use crate::names::{self, free_base, is_free, suffixed};
 
+mod atomics;
 mod consts;
 mod diag;
 mod expr;

@@ -56,7 +56,13 @@ fn resolve_block_at(inf: &Infer, b: &mut Block) {
                 resolve_block(inf, body);
             }
             Stmt::Loop { body } | Stmt::Block(body) => resolve_block(inf, body),
-            Stmt::Shared(_) | Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::SyncThreads | Stmt::Line(_) => {}
+            Stmt::Shared(_)
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::Return
+            | Stmt::SyncThreads
+            | Stmt::Fence(_)
+            | Stmt::Line(_) => {}
         }
     }
     if let Some(t) = &mut b.tail {
@@ -79,6 +85,9 @@ fn resolve_expr_at(inf: &Infer, e: &mut Expr) {
             resolve_expr(inf, b);
         }
         ExprKind::Load(_, idx) | ExprKind::Math(_, idx) => idx.iter_mut().for_each(|x| resolve_expr(inf, x)),
+        ExprKind::Atomic(_, _, idx, vals) => {
+            idx.iter_mut().chain(vals).for_each(|x| resolve_expr(inf, x));
+        }
         ExprKind::If(c, a, b) => {
             resolve_expr(inf, c);
             resolve_block(inf, a);

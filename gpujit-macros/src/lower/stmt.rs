@@ -353,6 +353,11 @@ impl Lower {
                 self.uses_barrier = true;
                 out.push(Stmt::SyncThreads);
             }
+            SExpr::Call(call) if super::atomics::fence_scope(call).is_some() => {
+                if let Some(scope) = self.fence(call) {
+                    out.push(Stmt::Fence(scope));
+                }
+            }
             _ => {
                 let e = self.expr(e);
                 out.push(Stmt::Expr(e));

@@ -17,7 +17,11 @@
 //! - `View<'a, T>`: `View::from_arg(&KernelArg<'a>, name)` (a view lives as long as the array borrow), `len()`, `dim(k)`, `dim2()`, `dim3()`,
 //!   `ld(t, i)`, `st(t, i, v)`, `ld2(t, i, j)`, `st2(t, i, j, v)`, `ld3(t, i, j, k)`, `st3(t, i, j, k, v)`.
 //!   Out-of-bounds is a fault (read yields `T::default()`, write is dropped), never UB.
+//!   `atomic(t, [i, j, ..], AtomicOp::Add(v))` (1-3 indices): CUDA's atomics, returning the old value
+//!   (a fault returns `T::default()` and writes nothing).
+//! - `threadfence()`, `threadfence_block()` (free functions): CUDA's fences.
 
+mod atomics;
 mod block;
 mod coro;
 mod exec;
@@ -28,6 +32,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use block::Block;
 pub use exec::{
     last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_cpu_time_limit, with_forced_coroutines, CpuBackend,

@@ -10,6 +10,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::cpu::atomics::{AtomicOp, AtomicScalar};
 use crate::cpu::Thread;
 use crate::kernel_def::{ArgPtr, KernelArg};
 use crate::scalar::DeviceScalar;
@@ -393,6 +394,57 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             ));
         } else {
             self.oob(t, index);
+        }
+    }
+}
+
+impl<T: AtomicScalar, M: Mem> View<'_, T, M> {
+    /// CUDA's `atomicAdd` & co. on element `idx` (1-3 indices, checked like
+    /// `ld`/`ld2`/`ld3`): applies `op` and returns the old value. Out of
+    /// bounds or on a read-only view it is a fault: nothing is written and it
+    /// returns `T::default()`.
+    ///
+    /// On a global view this is one relaxed atomic operation (other blocks
+    /// run on other OS threads); on a shared view a plain read and write,
+    /// which no other thread can interleave (see [`SharedMem`]).
+    #[inline]
+    pub fn atomic<const N: usize>(&self, t: &Thread<'_>, idx: [usize; N], op: AtomicOp<T>) -> T {
+        let off = match idx.as_slice() {
+            [i] if *i < self.len => Some(*i),
+            [i, j] if *i < self.dims[0] && *j < self.dims[1] => Some(i * self.dims[1] + j),
+            [i, j, k] if *i < self.dims[0] && *j < self.dims[1] && *k < self.dims[2] => {
+                Some((i * self.dims[1] + j) * self.dims[2] + k)
+            }
+            _ => None,
+        };
+        match off {
+            Some(off) if self.writable => {
+                // SAFETY: each index is below its dimension (or the flat
+                // index below `len`), so `off < len` and `ptr + off` is an
+                // element of the view's allocation, aligned for `T` (a global
+                // view also to `T`'s size, which atomics need: `from_arg`
+                // checks it). Global: every
+                // access to a writable global view is atomic (see the
+                // `Send`/`Sync` impls), so an atomic RMW never races a plain
+                // access. Shared: the view is `!Send + !Sync` and only the
+                // block's OS thread touches the buffer, one CUDA thread at a
+                // time (they switch only at `syncthreads()`), so the read and
+                // the write below cannot be interleaved with another access.
+                unsafe {
+                    let p = self.ptr.add(off);
+                    if M::SPACE == Space::Global {
+                        T::atomic_rmw(p, op)
+                    } else {
+                        let old = p.read();
+                        p.write(T::apply(op, old));
+                        old
+                    }
+                }
+            }
+            _ => {
+                self.bad_store(*t, &idx);
+                T::default()
+            }
         }
     }
 }
