@@ -11,7 +11,7 @@ use crate::infer::VarKind;
 use crate::model::*;
 
 /// The intrinsics a kernel may call, for error messages.
-const INTRINSICS: &str = "grid(n), gridsize(n), thread_idx(), block_idx(), block_dim(), grid_dim(), shared_array::<[T; N]>(), syncthreads(), syncthreads_count(p), syncthreads_and(p), syncthreads_or(p)";
+const INTRINSICS: &str = "grid(n), gridsize(n), thread_idx(), block_idx(), block_dim(), grid_dim(), shared_array::<[T; N]>(), syncthreads(), syncthreads_count/and/or(p), atomic_add(&mut a[i], v) and the other atomics, threadfence()";
 
 fn unknown_fn(span: Span, name: &str) -> syn::Error {
     let heap = ["Vec", "String", "Box"].iter().find(|h| name.starts_with(*h));
