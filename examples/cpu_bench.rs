@@ -116,6 +116,11 @@ impl Row {
         }
     }
 
+    /// Whether the issue sets a goal for this workload.
+    pub fn has_goal(&self) -> bool {
+        self.goal.max_ratio.is_finite()
+    }
+
     /// Whether the issue's goal is met.
     pub fn met(&self) -> bool {
         self.goal_ratio() <= self.goal.max_ratio
@@ -207,7 +212,13 @@ pub fn table(rows: &[Row]) -> String {
             ms(r.secs(Impl::Rayon)),
             ms(r.secs(Impl::TiledRayon)),
             r.ratio(),
-            if r.met() { "yes" } else { "no" }
+            if !r.has_goal() {
+                "—"
+            } else if r.met() {
+                "yes"
+            } else {
+                "no"
+            }
         );
     }
     s
@@ -294,7 +305,9 @@ fn draw(rows: &[Row], title: &str, pixels: &mut [u8], size: (u32, u32)) -> Resul
     // Row 0 at the top.
     let slot = |k: usize| n - 1 - k;
     chart.draw_series(rows.iter().enumerate().map(|(k, r)| {
-        let colour = if r.met() {
+        let colour = if !r.has_goal() {
+            RGBColor(120, 120, 120)
+        } else if r.met() {
             RGBColor(60, 160, 80)
         } else {
             RGBColor(210, 80, 60)
@@ -310,7 +323,7 @@ fn draw(rows: &[Row], title: &str, pixels: &mut [u8], size: (u32, u32)) -> Resul
         bar
     }))?;
     // The goal: a black mark across each bar; the parity line at 1.
-    chart.draw_series(rows.iter().enumerate().map(|(k, r)| {
+    chart.draw_series(rows.iter().enumerate().filter(|(_, r)| r.has_goal()).map(|(k, r)| {
         let mut mark = Rectangle::new(
             [
                 (r.goal.max_ratio / 1.015, SegmentValue::Exact(slot(k))),
@@ -331,18 +344,24 @@ fn draw(rows: &[Row], title: &str, pixels: &mut [u8], size: (u32, u32)) -> Resul
             Against::Rayon => " vs rayon sum",
             Against::TiledRayon => " vs tiled rayon",
         };
-        let label = format!(
-            "{:.2}{against} (goal ≤ {}{})",
-            r.goal_ratio(),
-            r.goal.max_ratio,
-            if r.met() { ", met" } else { "" }
-        );
+        let label = if r.has_goal() {
+            format!(
+                "{:.2}{against} (goal ≤ {}{})",
+                r.goal_ratio(),
+                r.goal.max_ratio,
+                if r.met() { ", met" } else { "" }
+            )
+        } else {
+            format!("{:.2} (no goal)", r.goal_ratio())
+        };
+        let at = if r.has_goal() {
+            r.goal_ratio().max(r.goal.max_ratio)
+        } else {
+            r.goal_ratio()
+        };
         Text::new(
             label,
-            (
-                r.goal_ratio().max(r.goal.max_ratio) * 1.08,
-                SegmentValue::CenterOf(slot(k)),
-            ),
+            (at * 1.08, SegmentValue::CenterOf(slot(k))),
             ("sans-serif", 14).into_font(),
         )
     }))?;
@@ -383,8 +402,8 @@ pub fn run(opts: &Options) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
     if let Some(line) = tiled_vs_naive(&rows) {
         println!("\n{line}");
     }
-    let met = rows.iter().filter(|r| r.met()).count();
-    println!("\ngoals met: {met} of {}", rows.len());
+    let met = rows.iter().filter(|r| r.has_goal() && r.met()).count();
+    println!("\ngoals met: {met} of {}", rows.iter().filter(|r| r.has_goal()).count());
     let title = format!(
         "gpujit CPU backend vs hand-written rayon ({} cores, median of {})",
         rayon::current_num_threads(),
