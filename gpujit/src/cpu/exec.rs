@@ -102,10 +102,11 @@ impl<'a> CpuLaunch<'a> {
     /// loop, a divergent barrier, or a panic, which generated code never
     /// does) is recorded. The faulting thread goes on (a faulting read yields
     /// 0, a faulting write is skipped, a `step_by(0)` loop runs no
-    /// iterations); a panic ends the panicking thread's part of the kernel
-    /// up to the next barrier, and a divergent barrier ends its block. A
-    /// caught panic is still printed by the process's panic hook, which
-    /// gpujit leaves alone.
+    /// iterations); a divergent barrier ends its block, and so does a panic,
+    /// which is recorded as a fault of the block's thread (0, 0, 0) (the
+    /// thread loops do not pay for a `catch_unwind` per thread). A caught
+    /// panic is still printed by the process's panic hook, which gpujit
+    /// leaves alone.
     ///
     /// With a time limit ([`with_cpu_time_limit`] or `GPUJIT_CPU_TIME_LIMIT_MS`)
     /// a watchdog thread cancels the launch at the deadline: every thread
