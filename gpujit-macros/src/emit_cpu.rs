@@ -155,7 +155,9 @@ impl Emitter<'_> {
                 let off = format_ident!("GJ_SHARED_OFFSET_{}", *id);
                 let dims = sh.dims.iter().map(|d| &d.rust);
                 let label = &sh.label;
-                quote! { let #name = #t.shared::<#elem>(#off, &[#((#dims) as usize),*], #label); }
+                // Each extent as a `usize` constant, as Rust computes the
+                // array type's length (`(16 * 16) as usize` would be `i32`).
+                quote! { let #name = #t.shared::<#elem>(#off, &[#({ const GJ_DIM: usize = #dims; GJ_DIM }),*], #label); }
             }
             Stmt::Assign { place, op, value } => {
                 let v = self.expr(value);
@@ -412,10 +414,15 @@ impl Emitter<'_> {
                 if *f == MathFn::Abs && !matches!(e.ty, Ty::Scalar(_)) {
                     return quote! { #t.arith_abs(#recv) };
                 }
-                let name = if int && *f == MathFn::Abs {
-                    ident("wrapping_abs")
-                } else {
-                    ident(f.rust_name())
+                // `clamp` and the Euclidean division report a fault where
+                // Rust's methods would panic; `pow` wraps.
+                let name = match f {
+                    MathFn::Clamp => return quote! { #t.clamp(#recv, #(#rest),*) },
+                    MathFn::DivEuclid => return quote! { #t.div_euclid(#recv, #(#rest),*) },
+                    MathFn::RemEuclid => return quote! { #t.rem_euclid(#recv, #(#rest),*) },
+                    MathFn::Abs if int => ident("wrapping_abs"),
+                    MathFn::Pow => ident("wrapping_pow"),
+                    _ => ident(f.rust_name()),
                 };
                 quote! { (#recv).#name(#(#rest),*) }
             }

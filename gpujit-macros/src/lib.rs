@@ -12,6 +12,7 @@
 
 use proc_macro::TokenStream;
 
+mod cuda_math;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;

@@ -165,7 +165,9 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::backend::{current_backend, Backend, DeviceBuffer};
-    pub use crate::cpu::{CpuBackend, CpuLaunch, GlobalMem, IntDiv, Mem, SharedLayout, SharedMem, Space, Thread, View};
+    pub use crate::cpu::{
+        CpuBackend, CpuLaunch, GlobalMem, IntDiv, IntEuclid, Mem, SharedLayout, SharedMem, Space, Thread, View,
+    };
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;

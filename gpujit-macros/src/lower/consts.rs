@@ -80,10 +80,11 @@ impl Lower {
         let c = match strip(e) {
             SExpr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(i), ..
-            }) => i
-                .base10_parse::<u64>()
-                .map_err(|_| err(i.span(), "invalid array size"))?
-                .to_string(),
+            }) => {
+                // In `usize`, as Rust computes an array length, not C's `int`.
+                let v = i.base10_parse::<u64>().map_err(|_| err(i.span(), "invalid array size"))?;
+                format!("{v}ull")
+            }
             SExpr::Path(p) if p.qself.is_none() => {
                 let text = path_text(&p.path);
                 match self.lookup(&text) {

@@ -14,10 +14,12 @@
 //!   Out-of-bounds is a fault (read yields `T::default()`, write is dropped), never UB.
 
 mod exec;
+mod math;
 mod ops;
 mod view;
 
 pub use exec::{with_cpu_time_limit, CpuBackend, CpuLaunch, SharedLayout, Thread};
+pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 
