@@ -172,3 +172,30 @@ template <class T> static __device__ __forceinline__ T gj_swap_bytes(T x) {
 template <class T> static __device__ __forceinline__ bool gj_is_power_of_two(T x) {
     return x != (T)0 && (T)(x & (T)(x - 1)) == (T)0;
 }
+// @gj_asinh
+// Rust's `asinh` (its own formula, not libm's: `f32::MAX.asinh()` is inf in
+// Rust, where `asinhf` gives 89.4), so that both backends agree.
+template <class T> static __device__ __forceinline__ T gj_asinh(T x) {
+    if constexpr (sizeof(T) == 4) {
+        const float ax = fabsf(x), ix = 1.0f / ax;
+        return copysignf(log1pf(ax + ax / (hypotf(1.0f, ix) + ix)), x);
+    } else {
+        const double ax = fabs(x), ix = 1.0 / ax;
+        return copysign(log1p(ax + ax / (hypot(1.0, ix) + ix)), x);
+    }
+}
+// @gj_acosh
+// Rust's `acosh`: NaN below 1, else ln(x + sqrt(x - 1) * sqrt(x + 1)).
+template <class T> static __device__ __forceinline__ T gj_acosh(T x) {
+    if constexpr (sizeof(T) == 4) {
+        return x < 1.0f ? __int_as_float(0x7fc00000) : logf(x + sqrtf(x - 1.0f) * sqrtf(x + 1.0f));
+    } else {
+        return x < 1.0 ? __longlong_as_double(0x7ff8000000000000ll) : log(x + sqrt(x - 1.0) * sqrt(x + 1.0));
+    }
+}
+// @gj_atanh
+// Rust's `atanh`: 0.5 * ln_1p(2x / (1 - x)).
+template <class T> static __device__ __forceinline__ T gj_atanh(T x) {
+    if constexpr (sizeof(T) == 4) return 0.5f * log1pf((2.0f * x) / (1.0f - x));
+    else return 0.5 * log1p((2.0 * x) / (1.0 - x));
+}

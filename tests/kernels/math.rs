@@ -35,17 +35,17 @@ macro_rules! per_element {
 macro_rules! floats {
     ($t:ident, $un:ident, $un_ref:ident, $exact:ident, $exact_ref:ident, $bin:ident, $bin_ref:ident, $pred:ident, $pred_ref:ident) => {
         // Transcendental: within the CUDA Math API's ulp bounds of each other.
-        per_element!($un, $un_ref, $t, $t, (a, b, c, k), [
+        per_element!($un, $un_ref, $t, $t, (a, _b, _c, _k), [
             cbrt(), exp(), exp2(), exp_m1(), ln(), log2(), log10(), ln_1p(), sin(), cos(), tan(), asin(), acos(),
             atan(), sinh(), cosh(), tanh(), asinh(), acosh(), atanh(),
         ]);
         // Correctly rounded or exact in both: bit for bit.
-        per_element!($exact, $exact_ref, $t, $t, (a, b, c, k), [
+        per_element!($exact, $exact_ref, $t, $t, (a, _b, _c, _k), [
             sqrt(), abs(), signum(), floor(), ceil(), round(), trunc(), fract(), recip(), to_degrees(),
-            to_radians(), copysign(b), powi(k), mul_add(b, c),
+            to_radians(), copysign(_b), powi(_k), mul_add(_b, _c),
         ]);
-        per_element!($bin, $bin_ref, $t, $t, (a, b, c, k), [atan2(b), hypot(b), powf(b)]);
-        per_element!($pred, $pred_ref, $t, u8, (a, b, c, k), [is_nan(), is_infinite(), is_finite()]);
+        per_element!($bin, $bin_ref, $t, $t, (a, _b, _c, _k), [atan2(_b), hypot(_b), powf(_b)]);
+        per_element!($pred, $pred_ref, $t, u8, (a, _b, _c, _k), [is_nan(), is_infinite(), is_finite()]);
     };
 }
 floats!(f32, unary_f32, unary_f32_ref, exact_f32, exact_f32_ref, binary_f32, binary_f32_ref, pred_f32, pred_f32_ref);
@@ -113,13 +113,13 @@ mod consts {
 
 macro_rules! ints {
     ($t:ident, $u:ident, $bits:ident, $bits_ref:ident, $bin:ident, $bin_ref:ident, $sh:ident, $sh_ref:ident, $ad:ident, $ad_ref:ident, [$($un:ident),*], $un_k:ident, $un_ref:ident) => {
-        per_element!($bits, $bits_ref, $t, u32, (a, b, c, k), [count_ones(), count_zeros(), leading_zeros(), trailing_zeros()]);
-        per_element!($bin, $bin_ref, $t, $t, (a, b, c, k), [
-            wrapping_add(b), wrapping_sub(b), wrapping_mul(b), saturating_add(b), saturating_sub(b), min(b), max(b),
-            div_euclid(c), rem_euclid(c),
+        per_element!($bits, $bits_ref, $t, u32, (a, _b, _c, _k), [count_ones(), count_zeros(), leading_zeros(), trailing_zeros()]);
+        per_element!($bin, $bin_ref, $t, $t, (a, _b, _c, _k), [
+            wrapping_add(_b), wrapping_sub(_b), wrapping_mul(_b), saturating_add(_b), saturating_sub(_b), min(_b), max(_b),
+            div_euclid(_c), rem_euclid(_c),
         ]);
-        per_element!($un_k, $un_ref, $t, $t, (a, b, c, k), [reverse_bits(), swap_bytes(), wrapping_neg(), $($un()),*]);
-        per_element!($ad, $ad_ref, $t, $u, (a, b, c, k), [abs_diff(b)]);
+        per_element!($un_k, $un_ref, $t, $t, (a, _b, _c, _k), [reverse_bits(), swap_bytes(), wrapping_neg(), $($un()),*]);
+        per_element!($ad, $ad_ref, $t, $u, (a, _b, _c, _k), [abs_diff(_b)]);
         /// Methods with a `u32` argument (`k` as `u32`).
         #[gpu_kernel]
         pub fn $sh(x: &[$t], n: &[u32], out: &mut [$t]) {
