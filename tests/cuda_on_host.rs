@@ -1460,10 +1460,36 @@ fn adversarial_kernels_agree() {
 fn math_library_agrees() {
     use kernels::math::*;
     let f32s = [
-        0.0f32, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, -2.5, -8.0, 27.0, 0.999, 1e-3, 100.0, 1e30, -1e30, 1e-40, -1e-45,
-        f32::MAX, f32::MIN, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 3.7, -0.1,
+        0.0f32,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        2.5,
+        -2.5,
+        -8.0,
+        27.0,
+        0.999,
+        1e-3,
+        100.0,
+        1e30,
+        -1e30,
+        1e-40,
+        -1e-45,
+        f32::MAX,
+        f32::MIN,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        3.7,
+        -0.1,
     ];
-    let f64s: Vec<f64> = f32s.iter().map(|&x| x as f64).chain([1e300, -5e-324, f64::MAX]).collect();
+    let f64s: Vec<f64> = f32s
+        .iter()
+        .map(|&x| x as f64)
+        .chain([1e300, -5e-324, f64::MAX])
+        .collect();
     let n32 = f32s.len();
     let n64 = f64s.len();
     let rev = |v: &[f32]| v.iter().rev().cloned().collect::<Vec<_>>();
@@ -1471,7 +1497,13 @@ fn math_library_agrees() {
     let ks = |n: usize| (0..n as i32).map(|i| i % 7 - 3).collect::<Vec<_>>();
     let float_args = |w: usize| {
         (
-            vec![v(&f32s), v(&rev(&f32s)), v(&f32s.map(|x| x * 0.5 + 1.0)), v(&ks(n32)), z::<f32>(&[n32 * w])],
+            vec![
+                v(&f32s),
+                v(&rev(&f32s)),
+                v(&f32s.map(|x| x * 0.5 + 1.0)),
+                v(&ks(n32)),
+                z::<f32>(&[n32 * w]),
+            ],
             vec![
                 v(&f64s),
                 v(&rev64(&f64s)),
@@ -1498,12 +1530,44 @@ fn math_library_agrees() {
     cases.push((&pred_f64::KERNEL, lin(1), (32, 1, 1), a64, EXACT));
     let mm = [1.0f32, f32::NAN, 2.0, f32::NAN, -3.0, 5.0, -0.5, f32::INFINITY];
     let mm2 = [2.0f32, 1.0, f32::NAN, f32::NAN, -4.0, 5.0, -1.0, 0.0];
-    let (lo, hi) = ([0.0f32, -1.0, 3.0, 0.0, -3.5, 5.0, 0.0, -1.0], [0.5f32, 1.0, 4.0, 1.0, 0.0, 5.0, 0.0, 1.0]);
-    cases.push((&min_max_clamp_f32::KERNEL, ONE, (8, 1, 1), vec![v(&mm), v(&mm2), v(&lo), v(&hi), z::<f32>(&[24])], EXACT));
+    let (lo, hi) = (
+        [0.0f32, -1.0, 3.0, 0.0, -3.5, 5.0, 0.0, -1.0],
+        [0.5f32, 1.0, 4.0, 1.0, 0.0, 5.0, 0.0, 1.0],
+    );
+    cases.push((
+        &min_max_clamp_f32::KERNEL,
+        ONE,
+        (8, 1, 1),
+        vec![v(&mm), v(&mm2), v(&lo), v(&hi), z::<f32>(&[24])],
+        EXACT,
+    ));
     let d = |a: &[f32]| v(&a.iter().map(|&x| x as f64).collect::<Vec<_>>());
-    cases.push((&min_max_clamp_f64::KERNEL, ONE, (8, 1, 1), vec![d(&mm), d(&mm2), d(&lo), d(&hi), z::<f64>(&[24])], EXACT));
-    cases.push((&call_form::KERNEL, ONE, (3, 1, 1), vec![v(&[0.5f32, -2.0, 3.0]), v(&[1.0f64, -4.0, 0.0]), z::<f32>(&[6]), z::<f64>(&[6])], Ulps(4)));
-    cases.push((&float_consts::KERNEL, ONE, ONE, vec![z::<f32>(&[5]), z::<f64>(&[5])], EXACT));
+    cases.push((
+        &min_max_clamp_f64::KERNEL,
+        ONE,
+        (8, 1, 1),
+        vec![d(&mm), d(&mm2), d(&lo), d(&hi), z::<f64>(&[24])],
+        EXACT,
+    ));
+    cases.push((
+        &call_form::KERNEL,
+        ONE,
+        (3, 1, 1),
+        vec![
+            v(&[0.5f32, -2.0, 3.0]),
+            v(&[1.0f64, -4.0, 0.0]),
+            z::<f32>(&[6]),
+            z::<f64>(&[6]),
+        ],
+        Ulps(4),
+    ));
+    cases.push((
+        &float_consts::KERNEL,
+        ONE,
+        ONE,
+        vec![z::<f32>(&[5]), z::<f64>(&[5])],
+        EXACT,
+    ));
     cases.push((
         &int_misc::KERNEL,
         ONE,
@@ -1522,10 +1586,17 @@ fn math_library_agrees() {
         &const_exprs::KERNEL,
         ONE,
         ONE,
-        vec![v(&[u32::MAX, 3, 0x8000_0001, u32::MAX, 63, 0, 0x81]), z::<u32>(&[8]), z::<i64>(&[6]), z::<u8>(&[4])],
+        vec![
+            v(&[u32::MAX, 3, 0x8000_0001, u32::MAX, 63, 0, 0x81]),
+            z::<u32>(&[8]),
+            z::<i64>(&[6]),
+            z::<u8>(&[4]),
+        ],
         EXACT,
     ));
-    let shifts: Vec<u32> = (0..16).map(|i| [0, 1, 3, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, u32::MAX][i % 14]).collect();
+    let shifts: Vec<u32> = (0..16)
+        .map(|i| [0, 1, 3, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, u32::MAX][i % 14])
+        .collect();
     macro_rules! ints {
         ($t:ident, $u:ident, $xs:expr, $unw:expr, $($k:ident),*) => {{
             let x: Vec<$t> = $xs;
@@ -1541,17 +1612,132 @@ fn math_library_agrees() {
             cases.push((sh, ONE, (32, 1, 1), vec![v(&x), v(&shifts[..n]), z::<$t>(&[n * 6])], EXACT));
         }};
     }
-    ints!(i32, u32, vec![0, 1, -1, 2, -2, 3, -7, 7, 100, -100, 0x1234_5678, i32::MIN, i32::MAX, i32::MIN + 1, 1 << 30, -(1 << 16)], 5,
-        bits_i32, bin_i32, un_i32, ad_i32, sh_i32);
-    ints!(i64, u64, vec![0, 1, -1, 2, -2, 3, -7, 7, 100, -100, 0x1234_5678_9abc_def0, i64::MIN, i64::MAX, i64::MIN + 1, 1 << 40, -(1 << 33)], 5,
-        bits_i64, bin_i64, un_i64, ad_i64, sh_i64);
-    ints!(u32, u32, vec![0, 1, 2, 3, 7, 100, 0x1234_5678, u32::MAX, u32::MAX - 1, 1 << 31, 1 << 16, 0xff00_00ff], 3,
-        bits_u32, bin_u32, un_u32, ad_u32, sh_u32);
-    ints!(u64, u64, vec![0, 1, 2, 3, 7, 100, 0x1234_5678_9abc_def0, u64::MAX, u64::MAX - 1, 1 << 63, 1 << 32, 0xff00_00ff], 3,
-        bits_u64, bin_u64, un_u64, ad_u64, sh_u64);
-    ints!(usize, usize, vec![0, 1, 2, 3, 7, 100, 0x1234_5678_9abc_def0, usize::MAX, 1 << 63, 1 << 32], 3,
-        bits_usize, bin_usize, un_usize, ad_usize, sh_usize);
-    ints!(u8, u8, vec![0, 1, 2, 3, 7, 100, 0x81, 0xf0, 255, 254, 128, 64], 3, bits_u8, bin_u8, un_u8, ad_u8, sh_u8);
+    ints!(
+        i32,
+        u32,
+        vec![
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            3,
+            -7,
+            7,
+            100,
+            -100,
+            0x1234_5678,
+            i32::MIN,
+            i32::MAX,
+            i32::MIN + 1,
+            1 << 30,
+            -(1 << 16)
+        ],
+        5,
+        bits_i32,
+        bin_i32,
+        un_i32,
+        ad_i32,
+        sh_i32
+    );
+    ints!(
+        i64,
+        u64,
+        vec![
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            3,
+            -7,
+            7,
+            100,
+            -100,
+            0x1234_5678_9abc_def0,
+            i64::MIN,
+            i64::MAX,
+            i64::MIN + 1,
+            1 << 40,
+            -(1 << 33)
+        ],
+        5,
+        bits_i64,
+        bin_i64,
+        un_i64,
+        ad_i64,
+        sh_i64
+    );
+    ints!(
+        u32,
+        u32,
+        vec![
+            0,
+            1,
+            2,
+            3,
+            7,
+            100,
+            0x1234_5678,
+            u32::MAX,
+            u32::MAX - 1,
+            1 << 31,
+            1 << 16,
+            0xff00_00ff
+        ],
+        3,
+        bits_u32,
+        bin_u32,
+        un_u32,
+        ad_u32,
+        sh_u32
+    );
+    ints!(
+        u64,
+        u64,
+        vec![
+            0,
+            1,
+            2,
+            3,
+            7,
+            100,
+            0x1234_5678_9abc_def0,
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 63,
+            1 << 32,
+            0xff00_00ff
+        ],
+        3,
+        bits_u64,
+        bin_u64,
+        un_u64,
+        ad_u64,
+        sh_u64
+    );
+    ints!(
+        usize,
+        usize,
+        vec![0, 1, 2, 3, 7, 100, 0x1234_5678_9abc_def0, usize::MAX, 1 << 63, 1 << 32],
+        3,
+        bits_usize,
+        bin_usize,
+        un_usize,
+        ad_usize,
+        sh_usize
+    );
+    ints!(
+        u8,
+        u8,
+        vec![0, 1, 2, 3, 7, 100, 0x81, 0xf0, 255, 254, 128, 64],
+        3,
+        bits_u8,
+        bin_u8,
+        un_u8,
+        ad_u8,
+        sh_u8
+    );
     check(cases);
 }
 

@@ -17,7 +17,13 @@ pub enum Recv<'a> {
 /// The call of `f` on `args` (receiver first). Adds the helpers it uses to
 /// `helpers`; `None` where the caller's own translation applies (`abs`,
 /// `min`, `max` on integers, and on opaque types the generic prelude's).
-pub fn call(f: MathFn, recv: Recv<'_>, result: Option<Scalar>, args: &[String], helpers: &mut BTreeSet<&'static str>) -> Option<String> {
+pub fn call(
+    f: MathFn,
+    recv: Recv<'_>,
+    result: Option<Scalar>,
+    args: &[String],
+    helpers: &mut BTreeSet<&'static str>,
+) -> Option<String> {
     let joined = args.join(", ");
     // Helpers that take any receiver type.
     let helper: Option<&'static str> = match f {

@@ -72,9 +72,7 @@ fn calls_math(e: &Expr) -> bool {
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => calls_math(a),
         ExprKind::Binary(_, a, b) => calls_math(a) || calls_math(b),
         ExprKind::Load(_, idx) => idx.iter().any(calls_math),
-        ExprKind::If(c, a, b) => {
-            calls_math(c) || [a, b].iter().any(|blk| blk.tail.as_ref().is_some_and(calls_math))
-        }
+        ExprKind::If(c, a, b) => calls_math(c) || [a, b].iter().any(|blk| blk.tail.as_ref().is_some_and(calls_math)),
         _ => false,
     })
 }

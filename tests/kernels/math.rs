@@ -35,21 +35,99 @@ macro_rules! per_element {
 macro_rules! floats {
     ($t:ident, $un:ident, $un_ref:ident, $exact:ident, $exact_ref:ident, $bin:ident, $bin_ref:ident, $pred:ident, $pred_ref:ident) => {
         // Transcendental: within the CUDA Math API's ulp bounds of each other.
-        per_element!($un, $un_ref, $t, $t, (a, _b, _c, _k), [
-            cbrt(), exp(), exp2(), exp_m1(), ln(), log2(), log10(), ln_1p(), sin(), cos(), tan(), asin(), acos(),
-            atan(), sinh(), cosh(), tanh(), asinh(), acosh(), atanh(),
-        ]);
+        per_element!(
+            $un,
+            $un_ref,
+            $t,
+            $t,
+            (a, _b, _c, _k),
+            [
+                cbrt(),
+                exp(),
+                exp2(),
+                exp_m1(),
+                ln(),
+                log2(),
+                log10(),
+                ln_1p(),
+                sin(),
+                cos(),
+                tan(),
+                asin(),
+                acos(),
+                atan(),
+                sinh(),
+                cosh(),
+                tanh(),
+                asinh(),
+                acosh(),
+                atanh(),
+            ]
+        );
         // Correctly rounded or exact in both: bit for bit.
-        per_element!($exact, $exact_ref, $t, $t, (a, _b, _c, _k), [
-            sqrt(), abs(), signum(), floor(), ceil(), round(), trunc(), fract(), recip(), to_degrees(),
-            to_radians(), copysign(_b), powi(_k), mul_add(_b, _c),
-        ]);
-        per_element!($bin, $bin_ref, $t, $t, (a, _b, _c, _k), [atan2(_b), hypot(_b), powf(_b)]);
-        per_element!($pred, $pred_ref, $t, u8, (a, _b, _c, _k), [is_nan(), is_infinite(), is_finite()]);
+        per_element!(
+            $exact,
+            $exact_ref,
+            $t,
+            $t,
+            (a, _b, _c, _k),
+            [
+                sqrt(),
+                abs(),
+                signum(),
+                floor(),
+                ceil(),
+                round(),
+                trunc(),
+                fract(),
+                recip(),
+                to_degrees(),
+                to_radians(),
+                copysign(_b),
+                powi(_k),
+                mul_add(_b, _c),
+            ]
+        );
+        per_element!(
+            $bin,
+            $bin_ref,
+            $t,
+            $t,
+            (a, _b, _c, _k),
+            [atan2(_b), hypot(_b), powf(_b)]
+        );
+        per_element!(
+            $pred,
+            $pred_ref,
+            $t,
+            u8,
+            (a, _b, _c, _k),
+            [is_nan(), is_infinite(), is_finite()]
+        );
     };
 }
-floats!(f32, unary_f32, unary_f32_ref, exact_f32, exact_f32_ref, binary_f32, binary_f32_ref, pred_f32, pred_f32_ref);
-floats!(f64, unary_f64, unary_f64_ref, exact_f64, exact_f64_ref, binary_f64, binary_f64_ref, pred_f64, pred_f64_ref);
+floats!(
+    f32,
+    unary_f32,
+    unary_f32_ref,
+    exact_f32,
+    exact_f32_ref,
+    binary_f32,
+    binary_f32_ref,
+    pred_f32,
+    pred_f32_ref
+);
+floats!(
+    f64,
+    unary_f64,
+    unary_f64_ref,
+    exact_f64,
+    exact_f64_ref,
+    binary_f64,
+    binary_f64_ref,
+    pred_f64,
+    pred_f64_ref
+);
 
 /// `min`/`max` (with one NaN: the other operand) and `clamp(lo, hi)` with
 /// `lo <= hi`, floats.
@@ -147,12 +225,96 @@ macro_rules! ints {
         }
     };
 }
-ints!(i32, u32, bits_i32, bits_i32_ref, bin_i32, bin_i32_ref, sh_i32, sh_i32_ref, ad_i32, ad_i32_ref, [signum, wrapping_abs], un_i32, un_i32_ref);
-ints!(i64, u64, bits_i64, bits_i64_ref, bin_i64, bin_i64_ref, sh_i64, sh_i64_ref, ad_i64, ad_i64_ref, [signum, wrapping_abs], un_i64, un_i64_ref);
-ints!(u32, u32, bits_u32, bits_u32_ref, bin_u32, bin_u32_ref, sh_u32, sh_u32_ref, ad_u32, ad_u32_ref, [], un_u32, un_u32_ref);
-ints!(u64, u64, bits_u64, bits_u64_ref, bin_u64, bin_u64_ref, sh_u64, sh_u64_ref, ad_u64, ad_u64_ref, [], un_u64, un_u64_ref);
-ints!(usize, usize, bits_usize, bits_usize_ref, bin_usize, bin_usize_ref, sh_usize, sh_usize_ref, ad_usize, ad_usize_ref, [], un_usize, un_usize_ref);
-ints!(u8, u8, bits_u8, bits_u8_ref, bin_u8, bin_u8_ref, sh_u8, sh_u8_ref, ad_u8, ad_u8_ref, [], un_u8, un_u8_ref);
+ints!(
+    i32,
+    u32,
+    bits_i32,
+    bits_i32_ref,
+    bin_i32,
+    bin_i32_ref,
+    sh_i32,
+    sh_i32_ref,
+    ad_i32,
+    ad_i32_ref,
+    [signum, wrapping_abs],
+    un_i32,
+    un_i32_ref
+);
+ints!(
+    i64,
+    u64,
+    bits_i64,
+    bits_i64_ref,
+    bin_i64,
+    bin_i64_ref,
+    sh_i64,
+    sh_i64_ref,
+    ad_i64,
+    ad_i64_ref,
+    [signum, wrapping_abs],
+    un_i64,
+    un_i64_ref
+);
+ints!(
+    u32,
+    u32,
+    bits_u32,
+    bits_u32_ref,
+    bin_u32,
+    bin_u32_ref,
+    sh_u32,
+    sh_u32_ref,
+    ad_u32,
+    ad_u32_ref,
+    [],
+    un_u32,
+    un_u32_ref
+);
+ints!(
+    u64,
+    u64,
+    bits_u64,
+    bits_u64_ref,
+    bin_u64,
+    bin_u64_ref,
+    sh_u64,
+    sh_u64_ref,
+    ad_u64,
+    ad_u64_ref,
+    [],
+    un_u64,
+    un_u64_ref
+);
+ints!(
+    usize,
+    usize,
+    bits_usize,
+    bits_usize_ref,
+    bin_usize,
+    bin_usize_ref,
+    sh_usize,
+    sh_usize_ref,
+    ad_usize,
+    ad_usize_ref,
+    [],
+    un_usize,
+    un_usize_ref
+);
+ints!(
+    u8,
+    u8,
+    bits_u8,
+    bits_u8_ref,
+    bin_u8,
+    bin_u8_ref,
+    sh_u8,
+    sh_u8_ref,
+    ad_u8,
+    ad_u8_ref,
+    [],
+    un_u8,
+    un_u8_ref
+);
 
 /// `is_power_of_two` and integer `clamp` (`lo <= hi`) on `u32`, and `abs`
 /// on `i32` (`MIN` stays `MIN`).

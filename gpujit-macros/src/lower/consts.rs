@@ -82,7 +82,9 @@ impl Lower {
                 lit: syn::Lit::Int(i), ..
             }) => {
                 // In `usize`, as Rust computes an array length, not C's `int`.
-                let v = i.base10_parse::<u64>().map_err(|_| err(i.span(), "invalid array size"))?;
+                let v = i
+                    .base10_parse::<u64>()
+                    .map_err(|_| err(i.span(), "invalid array size"))?;
                 format!("{v}ull")
             }
             SExpr::Path(p) if p.qself.is_none() => {

@@ -30,7 +30,9 @@ impl Lower {
     /// `f32::tanh(x)`, `u32::count_ones(x)`: the call form of a numeric
     /// method, if `call` is one (a scalar type, then a method name).
     pub(super) fn scalar_fn_call(&mut self, call: &syn::ExprCall) -> Option<Expr> {
-        let SExpr::Path(p) = super::strip(&call.func) else { return None };
+        let SExpr::Path(p) = super::strip(&call.func) else {
+            return None;
+        };
         let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
         let (ty, name) = match (p.qself.is_none(), segs.as_slice()) {
             (true, [t, f]) if t.arguments.is_none() && f.arguments.is_none() => {
@@ -84,11 +86,20 @@ impl Lower {
             MathDomain::Both => None,
         };
         if let Some(kind) = kind {
-            if let Err(m) = self.infer.require_kind(recv.ty, kind) {
-                let what = if kind == VarKind::Float { "an `f32`/`f64`" } else { "an integer" };
+            if self.infer.require_kind(recv.ty, kind).is_err() {
+                let what = if kind == VarKind::Float {
+                    "an `f32`/`f64`"
+                } else {
+                    "an integer"
+                };
+                let found = match self.infer.shallow(recv.ty) {
+                    Ty::Scalar(s) => format!("a `{}`", s.rust_name()),
+                    _ if kind == VarKind::Float => "an integer".to_string(),
+                    _ => "a float".to_string(),
+                };
                 return self.error_expr(with_help(
                     recv.span,
-                    &format!("`{name}` is {what} method: {m}"),
+                    &format!("`{name}` is {what} method, and this value is {found}"),
                     &domain_help(name, kind),
                 ));
             }
