@@ -1289,7 +1289,7 @@ fn two_d_shared_tile_transpose() {
         let got: ndarray::Array2<f32> = out.copy_to_ndarray().unwrap();
         assert_eq!(got, a.t(), "{rows} x {cols}");
     }
-    assert!(transpose::cuda_source().contains("__shared__ float tile[TR_TILE][(TR_TILE + 1)];"));
+    assert!(transpose::cuda_source().contains("__shared__ float tile[TR_TILE][(TR_TILE + 1ull)];"));
 }
 
 fn three_d_shared_array_sees_other_threads_writes() {

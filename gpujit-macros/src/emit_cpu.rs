@@ -86,7 +86,11 @@ pub fn emit(k: &Kernel) -> CpuCode {
         let off = format_ident!("GJ_SHARED_OFFSET_{}", id);
         let dims = sh.dims.iter().map(|d| &d.rust);
         let label = &sh.label;
-        body.extend(quote! { let #name = #blk.shared::<#elem>(#off, &[#((#dims) as usize),*], #label); });
+        // Each extent as a `usize` constant, as Rust computes the array
+        // type's length (`(16 * 16) as usize` would be `i32` arithmetic).
+        body.extend(quote! {
+            let #name = #blk.shared::<#elem>(#off, &[#({ const GJ_DIM: usize = #dims; GJ_DIM }),*], #label);
+        });
     }
     body.extend(crate::cpu_split::block_body(k));
     CpuCode {
@@ -519,10 +523,15 @@ impl<'a> Emitter<'a> {
                 if *f == MathFn::Abs && !matches!(e.ty, Ty::Scalar(_)) {
                     return quote! { #t.arith_abs(#recv) };
                 }
-                let name = if int && *f == MathFn::Abs {
-                    ident("wrapping_abs")
-                } else {
-                    ident(f.rust_name())
+                // `clamp` and the Euclidean division report a fault where
+                // Rust's methods would panic; `pow` wraps.
+                let name = match f {
+                    MathFn::Clamp => return quote! { #t.clamp(#recv, #(#rest),*) },
+                    MathFn::DivEuclid => return quote! { #t.div_euclid(#recv, #(#rest),*) },
+                    MathFn::RemEuclid => return quote! { #t.rem_euclid(#recv, #(#rest),*) },
+                    MathFn::Abs if int => ident("wrapping_abs"),
+                    MathFn::Pow => ident("wrapping_pow"),
+                    _ => ident(f.rust_name()),
                 };
                 quote! { (#recv).#name(#(#rest),*) }
             }

@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+use crate::cuda_math::{self, Recv};
 use crate::model::*;
 
 /// Where the kernel is in its Rust source, for `#line` directives.
@@ -37,7 +38,10 @@ pub fn emit(k: &Kernel, lines: Option<SourceLines<'_>>) -> (String, BTreeSet<usi
     };
     for c in &k.body_consts {
         let value = e.expr(&c.value);
-        e.line(&format!("constexpr {} {} = {};", c.ty.c_name(), c.name, value));
+        // A numeric method's helper is no `constexpr` function: computed
+        // when the thread starts instead, by the same code as at run time.
+        let konst = if calls_math(&c.value) { "const" } else { "constexpr" };
+        e.line(&format!("{konst} {} {} = {};", c.ty.c_name(), c.name, value));
     }
     e.block_body(&k.body);
     let body = std::mem::take(&mut e.out);
@@ -58,6 +62,19 @@ pub fn emit(k: &Kernel, lines: Option<SourceLines<'_>>) -> (String, BTreeSet<usi
         params.join(", ")
     );
     (text, e.typed_consts)
+}
+
+/// Whether `e` calls a numeric method (a body `const` may: Rust's integer
+/// methods are `const fn`s).
+fn calls_math(e: &Expr) -> bool {
+    crate::deep(|| match &e.kind {
+        ExprKind::Math(..) => true,
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => calls_math(a),
+        ExprKind::Binary(_, a, b) => calls_math(a) || calls_math(b),
+        ExprKind::Load(_, idx) => idx.iter().any(calls_math),
+        ExprKind::If(c, a, b) => calls_math(c) || [a, b].iter().any(|blk| blk.tail.as_ref().is_some_and(calls_math)),
+        _ => false,
+    })
 }
 
 /// The C parameters one kernel parameter becomes: arrays pass their pointer,
@@ -86,7 +103,7 @@ fn helper_source(name: &str) -> &'static str {
         "gj_atomic_max_f32" => ATOMIC_MAX_F32,
         "gj_atomic_min_f64" => ATOMIC_MIN_F64,
         "gj_atomic_max_f64" => ATOMIC_MAX_F64,
-        _ => "",
+        other => cuda_math::helper_source(other).unwrap_or(""),
     }
 }
 
@@ -692,13 +709,22 @@ impl Emitter<'_> {
             }
             ExprKind::Math(f, args) => {
                 let vals: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let recv_ty = args[0].ty;
+                let opaque = self.opaque(recv_ty);
+                let recv = match (&opaque, scalar_of(recv_ty)) {
+                    (Some(t), _) => Recv::Opaque(t),
+                    (None, s) => Recv::Known(s.unwrap_or(Scalar::F64)),
+                };
+                if let Some(c) = cuda_math::call(*f, recv, scalar_of(e.ty), &vals, &mut self.helpers) {
+                    return c;
+                }
                 if *f == MathFn::Powi {
                     self.helpers.insert("gj_powi");
                 }
-                match self.opaque(e.ty) {
+                match opaque {
                     Some(t) if *f == MathFn::Powi => format!("gj_powi<{t}>({})", vals.join(", ")),
                     Some(t) => format!("gj_{}<{t}>({})", f.rust_name(), vals.join(", ")),
-                    None => math(*f, scalar_of(e.ty), &vals),
+                    None => math(*f, scalar_of(recv_ty), &vals),
                 }
             }
             ExprKind::Atomic(f, a, idx, vals) => {
@@ -1012,24 +1038,10 @@ fn math(f: MathFn, ty: Option<Scalar>, a: &[String]) -> String {
             call
         };
     }
-    let f32 = t == Scalar::F32;
-    let sfx = if f32 { "f" } else { "" };
-    let name = match f {
-        MathFn::Sqrt => "sqrt",
-        MathFn::Abs => "fabs",
-        MathFn::Min => "fmin",
-        MathFn::Max => "fmax",
-        MathFn::MulAdd => "fma",
-        MathFn::Floor => "floor",
-        MathFn::Ceil => "ceil",
-        MathFn::Exp => "exp",
-        MathFn::Ln => "log",
-        MathFn::Sin => "sin",
-        MathFn::Cos => "cos",
-        MathFn::Powf | MathFn::Powi => "pow",
-    };
+    let sfx = if t == Scalar::F32 { "f" } else { "" };
     if f == MathFn::Powi {
         return format!("gj_powi({}, {})", a[0], a[1]);
     }
+    let name = cuda_math::c_float_name(f).unwrap_or("fabs");
     format!("{name}{sfx}({})", a.join(", "))
 }

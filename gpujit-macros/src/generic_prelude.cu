@@ -45,6 +45,26 @@ GJ_FLOAT_FN(gj_exp, expf, exp)
 GJ_FLOAT_FN(gj_ln, logf, log)
 GJ_FLOAT_FN(gj_sin, sinf, sin)
 GJ_FLOAT_FN(gj_cos, cosf, cos)
+GJ_FLOAT_FN(gj_cbrt, cbrtf, cbrt)
+GJ_FLOAT_FN(gj_exp2, exp2f, exp2)
+GJ_FLOAT_FN(gj_exp_m1, expm1f, expm1)
+GJ_FLOAT_FN(gj_log2, log2f, log2)
+GJ_FLOAT_FN(gj_log10, log10f, log10)
+GJ_FLOAT_FN(gj_ln_1p, log1pf, log1p)
+GJ_FLOAT_FN(gj_tan, tanf, tan)
+GJ_FLOAT_FN(gj_asin, asinf, asin)
+GJ_FLOAT_FN(gj_acos, acosf, acos)
+GJ_FLOAT_FN(gj_atan, atanf, atan)
+GJ_FLOAT_FN(gj_sinh, sinhf, sinh)
+GJ_FLOAT_FN(gj_cosh, coshf, cosh)
+GJ_FLOAT_FN(gj_tanh, tanhf, tanh)
+GJ_FLOAT_FN(gj_round, roundf, round)
+GJ_FLOAT_FN(gj_trunc, truncf, trunc)
 #undef GJ_FLOAT_FN
+#define GJ_FLOAT_FN2(name, f32, f64) template <class T> static __device__ __forceinline__ T name(T a, T b) { if constexpr (gj_traits<T>::bits == 32) return f32(a, b); else return f64(a, b); }
+GJ_FLOAT_FN2(gj_atan2, atan2f, atan2)
+GJ_FLOAT_FN2(gj_hypot, hypotf, hypot)
+GJ_FLOAT_FN2(gj_copysign, copysignf, copysign)
+#undef GJ_FLOAT_FN2
 template <class T> static __device__ __forceinline__ T gj_powf(T a, T b) { if constexpr (gj_traits<T>::bits == 32) return powf(a, b); else return pow(a, b); }
 template <class T> static __device__ __forceinline__ T gj_mul_add(T a, T b, T c) { if constexpr (gj_traits<T>::bits == 32) return fmaf(a, b, c); else return fma(a, b, c); }

@@ -14,6 +14,7 @@ use proc_macro::TokenStream;
 
 mod cpu_lockstep;
 mod cpu_split;
+mod cuda_math;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;

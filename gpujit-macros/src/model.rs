@@ -303,59 +303,161 @@ pub enum UnOp {
     Not,
 }
 
-/// `f32`/`f64` methods (and `min`/`max`/`abs` on integers).
+/// The numeric methods a kernel may call: `f32`/`f64` math and integer bit
+/// and arithmetic methods, in method form (`x.tanh()`) or call form
+/// (`f32::tanh(x)`). (`wrapping_add` & co. lower to operators instead.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MathFn {
+    // Floats.
     Sqrt,
-    Abs,
-    Min,
-    Max,
-    MulAdd,
-    Floor,
-    Ceil,
+    Cbrt,
     Exp,
+    Exp2,
+    ExpM1,
     Ln,
+    Log2,
+    Log10,
+    Ln1p,
     Sin,
     Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Hypot,
     Powf,
     Powi,
+    Copysign,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Fract,
+    MulAdd,
+    IsNan,
+    IsInfinite,
+    IsFinite,
+    Recip,
+    ToDegrees,
+    ToRadians,
+    // Floats and integers.
+    Abs,
+    Signum,
+    Min,
+    Max,
+    Clamp,
+    // Integers.
+    Pow,
+    SaturatingAdd,
+    SaturatingSub,
+    AbsDiff,
+    DivEuclid,
+    RemEuclid,
+    CountOnes,
+    CountZeros,
+    LeadingZeros,
+    TrailingZeros,
+    ReverseBits,
+    RotateLeft,
+    RotateRight,
+    SwapBytes,
+    IsPowerOfTwo,
+}
+
+/// Which receivers a [`MathFn`] takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MathDomain {
+    Float,
+    Int,
+    Both,
+}
+
+/// How a [`MathFn`]'s arguments after the receiver are typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MathArgs {
+    /// This many more arguments of the receiver's type.
+    Same(usize),
+    /// One `i32` (`powi`).
+    I32,
+    /// One `u32` (`pow`, `rotate_left`, ...).
+    U32,
+}
+
+/// Name, function, receiver domain, further arguments.
+#[rustfmt::skip]
+const MATH_FNS: &[(&str, MathFn, MathDomain, MathArgs)] = {
+    use MathArgs::*;
+    use MathDomain::*;
+    use MathFn::*;
+    &[
+        ("sqrt", Sqrt, Float, Same(0)), ("cbrt", Cbrt, Float, Same(0)), ("exp", Exp, Float, Same(0)),
+        ("exp2", Exp2, Float, Same(0)), ("exp_m1", ExpM1, Float, Same(0)), ("ln", Ln, Float, Same(0)),
+        ("log2", Log2, Float, Same(0)), ("log10", Log10, Float, Same(0)), ("ln_1p", Ln1p, Float, Same(0)),
+        ("sin", Sin, Float, Same(0)), ("cos", Cos, Float, Same(0)), ("tan", Tan, Float, Same(0)),
+        ("asin", Asin, Float, Same(0)), ("acos", Acos, Float, Same(0)), ("atan", Atan, Float, Same(0)),
+        ("atan2", Atan2, Float, Same(1)), ("sinh", Sinh, Float, Same(0)), ("cosh", Cosh, Float, Same(0)),
+        ("tanh", Tanh, Float, Same(0)), ("asinh", Asinh, Float, Same(0)), ("acosh", Acosh, Float, Same(0)),
+        ("atanh", Atanh, Float, Same(0)), ("hypot", Hypot, Float, Same(1)), ("powf", Powf, Float, Same(1)),
+        ("powi", Powi, Float, I32), ("copysign", Copysign, Float, Same(1)), ("floor", Floor, Float, Same(0)),
+        ("ceil", Ceil, Float, Same(0)), ("round", Round, Float, Same(0)), ("trunc", Trunc, Float, Same(0)),
+        ("fract", Fract, Float, Same(0)), ("mul_add", MulAdd, Float, Same(2)), ("is_nan", IsNan, Float, Same(0)),
+        ("is_infinite", IsInfinite, Float, Same(0)), ("is_finite", IsFinite, Float, Same(0)),
+        ("recip", Recip, Float, Same(0)), ("to_degrees", ToDegrees, Float, Same(0)),
+        ("to_radians", ToRadians, Float, Same(0)),
+        ("abs", Abs, Both, Same(0)), ("wrapping_abs", Abs, Int, Same(0)), ("signum", Signum, Both, Same(0)), ("min", Min, Both, Same(1)),
+        ("max", Max, Both, Same(1)), ("clamp", Clamp, Both, Same(2)),
+        ("pow", Pow, Int, U32), ("wrapping_pow", Pow, Int, U32), ("saturating_add", SaturatingAdd, Int, Same(1)),
+        ("saturating_sub", SaturatingSub, Int, Same(1)), ("abs_diff", AbsDiff, Int, Same(1)),
+        ("div_euclid", DivEuclid, Int, Same(1)), ("rem_euclid", RemEuclid, Int, Same(1)),
+        ("count_ones", CountOnes, Int, Same(0)), ("count_zeros", CountZeros, Int, Same(0)),
+        ("leading_zeros", LeadingZeros, Int, Same(0)), ("trailing_zeros", TrailingZeros, Int, Same(0)),
+        ("reverse_bits", ReverseBits, Int, Same(0)), ("rotate_left", RotateLeft, Int, U32),
+        ("rotate_right", RotateRight, Int, U32), ("swap_bytes", SwapBytes, Int, Same(0)),
+        ("is_power_of_two", IsPowerOfTwo, Int, Same(0)),
+    ]
+};
+
+/// Methods that lower to operators (see `lower::intrinsics`): name,
+/// receiver domain, further arguments.
+pub const OPERATOR_METHODS: &[(&str, MathDomain, MathArgs)] = &[
+    ("wrapping_add", MathDomain::Int, MathArgs::Same(1)),
+    ("wrapping_sub", MathDomain::Int, MathArgs::Same(1)),
+    ("wrapping_mul", MathDomain::Int, MathArgs::Same(1)),
+    ("wrapping_neg", MathDomain::Int, MathArgs::Same(0)),
+    ("wrapping_shl", MathDomain::Int, MathArgs::U32),
+    ("wrapping_shr", MathDomain::Int, MathArgs::U32),
+];
+
+impl MathArgs {
+    pub fn count(self) -> usize {
+        match self {
+            MathArgs::Same(n) => n,
+            MathArgs::I32 | MathArgs::U32 => 1,
+        }
+    }
 }
 
 impl MathFn {
-    pub fn from_name(name: &str) -> Option<(MathFn, usize)> {
-        Some(match name {
-            "sqrt" => (MathFn::Sqrt, 0),
-            "abs" => (MathFn::Abs, 0),
-            "min" => (MathFn::Min, 1),
-            "max" => (MathFn::Max, 1),
-            "mul_add" => (MathFn::MulAdd, 2),
-            "floor" => (MathFn::Floor, 0),
-            "ceil" => (MathFn::Ceil, 0),
-            "exp" => (MathFn::Exp, 0),
-            "ln" => (MathFn::Ln, 0),
-            "sin" => (MathFn::Sin, 0),
-            "cos" => (MathFn::Cos, 0),
-            "powf" => (MathFn::Powf, 1),
-            "powi" => (MathFn::Powi, 1),
-            _ => return None,
-        })
+    /// The function a method name calls, its receiver domain and arguments.
+    pub fn from_name(name: &str) -> Option<(MathFn, MathDomain, MathArgs)> {
+        MATH_FNS.iter().find(|m| m.0 == name).map(|&(_, f, d, a)| (f, d, a))
     }
+
+    /// Every method name a kernel may call on numbers.
+    pub fn all_names() -> impl Iterator<Item = &'static str> {
+        MATH_FNS.iter().map(|m| m.0).chain(OPERATOR_METHODS.iter().map(|m| m.0))
+    }
+
+    /// The Rust method the CPU backend calls (the first name in the table).
     pub fn rust_name(self) -> &'static str {
-        match self {
-            MathFn::Sqrt => "sqrt",
-            MathFn::Abs => "abs",
-            MathFn::Min => "min",
-            MathFn::Max => "max",
-            MathFn::MulAdd => "mul_add",
-            MathFn::Floor => "floor",
-            MathFn::Ceil => "ceil",
-            MathFn::Exp => "exp",
-            MathFn::Ln => "ln",
-            MathFn::Sin => "sin",
-            MathFn::Cos => "cos",
-            MathFn::Powf => "powf",
-            MathFn::Powi => "powi",
-        }
+        MATH_FNS.iter().find(|m| m.1 == self).map_or("", |m| m.0)
     }
 }
 

@@ -58,6 +58,53 @@
 //! instructions (blocks run on several OS threads); shared ones are plain
 //! reads and writes, since a block's threads take turns on one OS thread.
 //!
+//! Numeric methods, in method form (`x.tanh()`) or call form (`f32::tanh(x)`,
+//! `f64::atan2(y, x)`, `u32::count_ones(n)`), and Rust's float constants
+//! (`std::f32::consts::PI`, `core::f64::consts::E`, `f32::consts::TAU` after
+//! `use std::f32;`, or imported by `use`). Each `f32` method becomes CUDA's
+//! `float` function (never a `double` one), each `f64` method the `double` one:
+//!
+//! | kernel code (`f32`) | CUDA C (`f32`; `f64` drops the `f`) |
+//! |---|---|
+//! | `sqrt cbrt exp exp2 exp_m1 ln log2 log10 ln_1p` | `sqrtf cbrtf expf exp2f expm1f logf log2f log10f log1pf` |
+//! | `sin cos tan asin acos atan atan2 sinh cosh tanh hypot` | `sinf cosf tanf asinf acosf atanf atan2f sinhf coshf tanhf hypotf` |
+//! | `asinh acosh atanh` | Rust's formulas (`gj_asinh`: `log1pf`, `hypotf`, ...), not `asinhf`: `f32::MAX.asinh()` is `inf` in Rust |
+//! | `powf powi mul_add` | `powf`, `gj_powi` (Rust's square-and-multiply), `fmaf` |
+//! | `abs copysign floor ceil round trunc min max` | `fabsf copysignf floorf ceilf roundf truncf fminf fmaxf` |
+//! | `fract signum clamp` | `x - truncf(x)`, `gj_signum`, `gj_clamp` (Rust's bodies) |
+//! | `recip to_degrees to_radians` | `1.0f / x`, `x * c` with Rust's own constant `c` |
+//! | `is_nan is_infinite is_finite` | `isnan isinf isfinite` |
+//!
+//! Integer methods on `i32 u32 i64 u64 usize u8` (the CUDA C calls a `gj_`
+//! helper built on the intrinsic shown):
+//!
+//! | kernel code | CUDA C |
+//! |---|---|
+//! | `count_ones count_zeros` | `__popc`, `__popcll` |
+//! | `leading_zeros trailing_zeros` | `__clz`, `__clzll`, `__ffs`, `__ffsll` |
+//! | `reverse_bits` | `__brev`, `__brevll` |
+//! | `rotate_left rotate_right` | `__funnelshift_l`, `__funnelshift_r` (64-bit: two shifts) |
+//! | `swap_bytes` | `__byte_perm(x, 0, 0x0123)` |
+//! | `pow wrapping_pow saturating_add saturating_sub abs_diff div_euclid rem_euclid signum is_power_of_two min max clamp abs` | plain C |
+//! | `wrapping_add wrapping_sub wrapping_mul wrapping_neg wrapping_shl wrapping_shr` | the operators (which wrap) |
+//!
+//! Semantics are Rust's on both backends. `min`/`max` with one NaN return
+//! the other operand (as `fminf`); of `0.0` and `-0.0` either may come back.
+//! `round` rounds half away from zero (as `roundf`). `signum` is 1.0 for
+//! +0.0, -1.0 for -0.0 and NaN for NaN. `pow` wraps, as all kernel integer
+//! arithmetic does (`3u32.pow(21)` is `3u32.wrapping_pow(21)`).
+//! `div_euclid`/`rem_euclid` by zero follow `/` and `%`: a `KernelFault` on
+//! the CPU backend (the value is 0), an unspecified value on a GPU;
+//! `MIN.div_euclid(-1)` wraps to `MIN`. `clamp(lo, hi)` computes Rust's body
+//! (below `lo` gives `lo`, then above `hi` gives `hi`, NaN stays NaN) on both
+//! backends; where Rust panics (`lo > hi` or a NaN bound) the CPU backend
+//! also reports a `KernelFault`, and a GPU returns that same value. The
+//! transcendental functions agree with the host's within the CUDA Math API's
+//! documented ulp bounds (at most 4 ulps for these), not bit for bit.
+//! Constant expressions (`const` items, literal arithmetic, shared array
+//! sizes, which are `usize` arithmetic) give what the same operations give
+//! at run time, in the operands' width with wrap-around.
+//!
 //! Shared array sizes must be compile-time constants: literals, `const`s, or
 //! arithmetic on them. The functions here exist so that the macro can let rustc
 //! type-check your kernel body; calling them from host code is a mistake.

@@ -190,3 +190,33 @@ inline long long __double_as_longlong(double v) {
     std::memcpy(&u, &v, sizeof u);
     return u;
 }
+// Integer intrinsics, as the CUDA Math API documents them.
+// __popc/__popcll: the number of set bits.
+inline int __popc(unsigned int x) { int n = 0; for (; x != 0u; x &= x - 1u) n++; return n; }
+inline int __popcll(unsigned long long x) { int n = 0; for (; x != 0ull; x &= x - 1ull) n++; return n; }
+// __clz/__clzll: leading zero bits from the most significant bit (32/64 for 0).
+inline int __clz(int x) { unsigned int u = (unsigned int)x; int n = 0; for (unsigned int m = 1u << 31; m != 0u && !(u & m); m >>= 1) n++; return n; }
+inline int __clzll(long long x) { unsigned long long u = (unsigned long long)x; int n = 0; for (unsigned long long m = 1ull << 63; m != 0ull && !(u & m); m >>= 1) n++; return n; }
+// __ffs/__ffsll: 1 + the position of the least significant set bit, 0 for 0.
+inline int __ffs(int x) { unsigned int u = (unsigned int)x; for (int i = 0; i < 32; i++) if (u & (1u << i)) return i + 1; return 0; }
+inline int __ffsll(long long x) { unsigned long long u = (unsigned long long)x; for (int i = 0; i < 64; i++) if (u & (1ull << i)) return i + 1; return 0; }
+// __brev/__brevll: bit i of the result is bit (width - 1 - i) of x.
+inline unsigned int __brev(unsigned int x) { unsigned int r = 0; for (int i = 0; i < 32; i++) if (x & (1u << i)) r |= 1u << (31 - i); return r; }
+inline unsigned long long __brevll(unsigned long long x) { unsigned long long r = 0; for (int i = 0; i < 64; i++) if (x & (1ull << i)) r |= 1ull << (63 - i); return r; }
+// __funnelshift_l/r: hi:lo as 64 bits, shifted by (shift & 31); the high
+// (left) or low (right) 32 bits of the result.
+inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift) {
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned int)((v << (shift & 31u)) >> 32);
+}
+inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift) {
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned int)(v >> (shift & 31u));
+}
+// __byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of the 8 bytes y:x.
+inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned int r = 0;
+    for (int i = 0; i < 4; i++) r |= (unsigned int)((v >> (8 * ((s >> (4 * i)) & 7u))) & 0xffu) << (8 * i);
+    return r;
+}

@@ -8,6 +8,7 @@ use gpujit::prelude::*;
 
 pub mod adversarial;
 pub mod atomics;
+pub mod math;
 pub mod naming;
 
 /// A module-level constant used inside kernels.
@@ -1016,6 +1017,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     let mut all = naming::all();
     all.extend(adversarial::all());
     all.extend(atomics::all());
+    all.extend(math::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,

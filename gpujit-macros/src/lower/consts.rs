@@ -107,9 +107,18 @@ impl Lower {
                     syn::BinOp::Add(_) | syn::BinOp::Sub(_) | syn::BinOp::Mul(_) | syn::BinOp::Div(_)
                 ) =>
             {
-                let l = self.const_expr(&b.left)?;
-                let r = self.const_expr(&b.right)?;
-                format!("({} {} {})", l.c, b.op.to_token_stream(), r.c)
+                // In `usize`, as Rust computes an array length, not in C's
+                // `int` (`65536 * 65536` would overflow).
+                let wide = |c: String| {
+                    if c.chars().all(|ch| ch.is_ascii_digit()) {
+                        format!("{c}ull")
+                    } else {
+                        c
+                    }
+                };
+                let l = wide(self.const_expr(&b.left)?.c);
+                let r = wide(self.const_expr(&b.right)?.c);
+                format!("({l} {} {r})", b.op.to_token_stream())
             }
             _ => {
                 return Err(with_help(

@@ -6,6 +6,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::Expr as SExpr;
 
+use super::math::{unknown_method, MathCall};
 use super::{call_name, err, strip, with_help, Binding, Lower};
 use crate::infer::VarKind;
 use crate::model::*;
@@ -68,6 +69,9 @@ impl Lower {
             || call_name(call).is_some_and(|n| matches!(self.lookup(&n), Some(Binding::Poisoned)))
         {
             return self.silent_expr(span);
+        }
+        if let Some(e) = self.scalar_fn_call(call) {
+            return e;
         }
         let Some(name) = call_name(call) else {
             let shown = call.func.to_token_stream().to_string().replace(' ', "");
@@ -200,7 +204,7 @@ impl Lower {
                 "kernels have no Option or Result values; check the condition with `if` instead",
             ));
         }
-        let Some((math, nargs)) = MathFn::from_name(&method) else {
+        if !Self::is_math_name(&method) {
             // Report the innermost unknown call of a chain (`x.iter().sum()`: `iter`).
             let before = self.errors.len();
             if !self.is_poisoned(&mc.receiver) && matches!(strip(&mc.receiver), SExpr::MethodCall(_) | SExpr::Call(_)) {
@@ -209,39 +213,16 @@ impl Lower {
             if self.errors.len() > before || self.is_poisoned(&mc.receiver) {
                 return self.silent_expr(span);
             }
-            return self.error_expr(with_help(
-                mc.method.span(),
-                &format!("unknown method `{method}` in a kernel"),
-                "kernels can call `len()`, `dim()`, `shape()[k]` on arrays and sqrt abs min max mul_add floor ceil exp ln sin cos powf powi on numbers",
-            ));
-        };
-        if mc.args.len() != nargs {
-            return self.error_expr(err(span, format!("`{method}` takes {nargs} argument(s)")));
+            return self.error_expr(unknown_method(mc.method.span(), &method));
         }
         let recv = self.expr(&mc.receiver);
-        let needs_float = !matches!(math, MathFn::Min | MathFn::Max | MathFn::Abs);
-        if needs_float {
-            if let Err(m) = self.infer.require_kind(recv.ty, VarKind::Float) {
-                self.errors
-                    .push(err(recv.span, format!("`{method}` is a float method: {m}")));
-            }
-        }
-        let mut args = vec![recv];
-        for a in &mc.args {
-            let x = self.expr(a);
-            if math == MathFn::Powi {
-                self.unify_at(x.span, x.ty, Ty::Scalar(Scalar::I32));
-            } else {
-                self.unify_at(x.span, x.ty, args[0].ty);
-            }
-            args.push(x);
-        }
-        let ty = args[0].ty;
-        Expr {
-            kind: ExprKind::Math(math, args),
-            ty,
+        self.math_call(MathCall {
+            name: &method,
+            name_span: mc.method.span(),
             span,
-        }
+            recv,
+            args: mc.args.iter().collect(),
+        })
     }
 
     pub(super) fn field(&mut self, f: &syn::ExprField) -> Expr {

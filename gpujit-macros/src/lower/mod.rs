@@ -24,6 +24,7 @@ mod diag;
 mod expr;
 mod index;
 mod intrinsics;
+mod math;
 mod resolve;
 mod signature;
 mod stmt;
