@@ -7,6 +7,7 @@
 use gpujit::prelude::*;
 
 pub mod adversarial;
+pub mod control;
 pub mod naming;
 
 /// A module-level constant used inside kernels.
@@ -977,6 +978,7 @@ pub fn short_threads(n: u64, out: &mut [u64]) {
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     let mut all = naming::all();
     all.extend(adversarial::all());
+    all.extend(control::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,
