@@ -7,7 +7,9 @@
 //! or ÷0 is undefined and a trap is a sticky fault for the whole process.
 
 mod kernels;
-use kernels::control::{match_i32, match_u8_bool_loop, match_with_barrier, rev_barrier_sum, rev_i32, rev_u8, rev_usize, tuple_values};
+use kernels::control::{
+    match_i32, match_u8_bool_loop, match_with_barrier, rev_barrier_sum, rev_i32, rev_u8, rev_usize, tuple_values,
+};
 use kernels::*;
 
 #[macro_use]
@@ -1474,7 +1476,9 @@ fn match_i32_host(x: i32) -> (i32, i32) {
 }
 
 fn match_on_integers_and_bool_matches_rust() {
-    let x: Vec<i32> = (-120..40).chain([i32::MIN, i32::MIN + 1, i32::MAX, -11, -10, -9]).collect();
+    let x: Vec<i32> = (-120..40)
+        .chain([i32::MIN, i32::MIN + 1, i32::MAX, -11, -10, -9])
+        .collect();
     let (mut out, mut kind) = (zeros::<i32>(x.len()).unwrap(), zeros::<i32>(x.len()).unwrap());
     match_i32![(x.len() as u32).div_ceil(64), 64](&dev(&x), &mut out, &mut kind).unwrap();
     let want: Vec<(i32, i32)> = x.iter().map(|&v| match_i32_host(v)).collect();
@@ -1579,7 +1583,14 @@ fn rev_loops_match_rust() {
         first8((a..=b).rev().step_by(s).map(|v| v as u64), &mut want, |n| n as u64);
         assert_eq!(host(&out), want, "usize {a} {b} {s}");
     }
-    for &(a, b, s) in &[(0u8, 255u8, 100usize), (0, 255, 255), (0, 255, 256), (250, 255, 1), (3, 2, 1), (0, 0, 1)] {
+    for &(a, b, s) in &[
+        (0u8, 255u8, 100usize),
+        (0, 255, 255),
+        (0, 255, 256),
+        (250, 255, 1),
+        (3, 2, 1),
+        (0, 0, 1),
+    ] {
         let mut out = zeros::<u32>(18).unwrap();
         rev_u8![1, 1](a, b, s, &mut out).unwrap();
         let mut want = Vec::new();

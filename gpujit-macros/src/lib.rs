@@ -22,6 +22,7 @@ mod lower;
 mod model;
 mod names;
 mod reserved;
+mod spelling;
 mod typecheck;
 mod visit;
 

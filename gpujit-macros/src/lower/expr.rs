@@ -58,6 +58,10 @@ impl Lower {
     fn expr_at(&mut self, e: &SExpr) -> Expr {
         let span = e.span();
         let mk = |kind, ty| Expr { kind, ty, span };
+        // `threadIdx.x`, `cuda.grid(1)`, `__syncthreads()`, `math.sqrt(x)`, ...
+        if let Some(f) = crate::spelling::foreign(e, &|n| self.lookup(n).is_some()) {
+            return self.error_expr(super::with_help_spanned(&f.tokens, &f.msg, &f.help));
+        }
         match e {
             SExpr::Paren(p) => self.expr(&p.expr),
             SExpr::Group(g) => self.expr(&g.expr),

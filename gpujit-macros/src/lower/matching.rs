@@ -125,7 +125,19 @@ impl Lower {
             ));
             return None;
         }
+        if let SExpr::Tuple(t) = strip(&m.expr) {
+            self.errors.push(with_help_spanned(
+                t,
+                "kernels cannot `match` on a tuple",
+                "match one value at a time (nested `match`es), or use `if`/`else if` with `&&`",
+            ));
+            return None;
+        }
+        let errors_before = self.errors.len();
         let e = self.expr(&m.expr);
+        if self.errors.len() > errors_before {
+            return None; // the arms would only repeat the error
+        }
         if !self.scrutinee_type_ok(&e) {
             return None;
         }
@@ -237,9 +249,16 @@ impl Lower {
                 Some(binary(BinOp::Eq, scrut.clone(), v))
             }
             Pat::Range(r) => {
-                let lo = r.start.as_ref().map(|s| {
+                let lo = r.start.as_ref().and_then(|s| {
                     let v = self.pattern_bound(s, scrut);
-                    binary(BinOp::Ge, scrut.clone(), v)
+                    // `0..` on an unsigned type holds always (and NVRTC
+                    // warns about `x >= 0` there).
+                    let unsigned =
+                        matches!(self.infer.shallow(scrut.ty), Ty::Scalar(t) if t.is_int() && !t.is_signed_int());
+                    if unsigned && matches!(v.kind, ExprKind::Lit(Lit::Int(0))) {
+                        return None;
+                    }
+                    Some(binary(BinOp::Ge, scrut.clone(), v))
                 });
                 let hi = r.end.as_ref().map(|e| {
                     let v = self.pattern_bound(e, scrut);
@@ -266,7 +285,11 @@ impl Lower {
                 Some(bool_lit(pi.ident.span(), false))
             }
             other => {
-                self.errors.push(with_help(other.span(), "unsupported pattern in a kernel `match`", PATTERNS));
+                self.errors.push(with_help(
+                    other.span(),
+                    "unsupported pattern in a kernel `match`",
+                    PATTERNS,
+                ));
                 Some(bool_lit(other.span(), false))
             }
         }
@@ -332,7 +355,8 @@ impl FromBlock for Block {
 
 impl FromBlock for Expr {
     fn from_block(b: Block) -> Expr {
-        b.tail.unwrap_or_else(|| bool_lit(proc_macro2::Span::call_site(), false))
+        b.tail
+            .unwrap_or_else(|| bool_lit(proc_macro2::Span::call_site(), false))
     }
 }
 

@@ -399,7 +399,9 @@ impl Lower {
             self.errors.push(label_error(label.span()));
         }
         if let SExpr::MethodCall(mc) = strip(&f.expr) {
-            if mc.method == "rev" && matches!(strip(&mc.receiver), SExpr::MethodCall(inner) if inner.method == "step_by") {
+            if mc.method == "rev"
+                && matches!(strip(&mc.receiver), SExpr::MethodCall(inner) if inner.method == "step_by")
+            {
                 self.errors.push(with_help(
                     mc.method.span(),
                     "`.step_by(s).rev()` is not supported in kernels",
@@ -474,7 +476,9 @@ impl Lower {
 /// `(a..b).rev().step_by(s)` (and `..=`).
 fn loop_range(e: &SExpr) -> Option<(&syn::ExprRange, Option<&SExpr>, bool)> {
     let (inner, step) = match strip(e) {
-        SExpr::MethodCall(mc) if mc.method == "step_by" && mc.args.len() == 1 => (strip(&mc.receiver), Some(&mc.args[0])),
+        SExpr::MethodCall(mc) if mc.method == "step_by" && mc.args.len() == 1 => {
+            (strip(&mc.receiver), Some(&mc.args[0]))
+        }
         other => (other, None),
     };
     let (range, rev) = match inner {
