@@ -58,6 +58,7 @@ fn main() -> std::process::ExitCode {
             cxx => float_semantics_agree,
             cxx => control_flow_and_indices_agree,
             cxx => shared_memory_and_barriers_agree,
+            cxx => match_rev_and_tuple_kernels_agree,
             cxx => seed_kernels_agree,
             cxx => naming_kernels_agree,
             cxx => deep_kernels_agree,
@@ -946,6 +947,95 @@ fn votes_input() -> Vec<i32> {
             _ => 0,
         })
         .collect()
+}
+
+/// `match`, reversed loops and tuple values (#8), at the edges of each type.
+fn match_rev_and_tuple_kernels_agree() {
+    use kernels::control::*;
+    let xi: Vec<i32> = (-120..40)
+        .chain([i32::MIN, i32::MIN + 1, i32::MAX, -11, -10, -9])
+        .collect();
+    let xu: Vec<u8> = (0..=255).collect();
+    let n = xi.len();
+    let mut cases: Vec<Case> = vec![
+        (
+            &match_i32::KERNEL,
+            lin(3),
+            (64, 1, 1),
+            vec![v(&xi), z::<i32>(&[n]), z::<i32>(&[n])],
+            EXACT,
+        ),
+        (
+            &match_u8_bool_loop::KERNEL,
+            lin(4),
+            (64, 1, 1),
+            vec![v(&xu), z::<u32>(&[256])],
+            EXACT,
+        ),
+        (
+            &tuple_values::KERNEL,
+            lin(3),
+            (64, 1, 1),
+            vec![v(&xi), z::<i32>(&[n])],
+            EXACT,
+        ),
+        (
+            &rev_barrier_sum::KERNEL,
+            ONE,
+            (64, 1, 1),
+            vec![v(&(0..64u32).map(|i| i * 7).collect::<Vec<_>>()), z::<u32>(&[64])],
+            EXACT,
+        ),
+    ];
+    for mode in 0..4u32 {
+        cases.push((
+            &match_with_barrier::KERNEL,
+            ONE,
+            (64, 1, 1),
+            vec![s(mode), z::<u32>(&[64])],
+            EXACT,
+        ));
+    }
+    for (a, b, st) in [
+        (0i32, 10, 3usize),
+        (5, 5, 1),
+        (6, 5, 2),
+        (-3, 4, 8),
+        (i32::MIN, i32::MIN + 3, 1),
+        (i32::MAX - 5, i32::MAX, 2),
+    ] {
+        cases.push((
+            &rev_i32::KERNEL,
+            ONE,
+            ONE,
+            vec![s(a), s(b), s(st), z::<i64>(&[37])],
+            EXACT,
+        ));
+    }
+    for (a, b, st) in [
+        (0usize, 0, 1usize),
+        (0, 5, 2),
+        (1, 0, 1),
+        (usize::MAX - 3, usize::MAX, 2),
+    ] {
+        cases.push((
+            &rev_usize::KERNEL,
+            ONE,
+            ONE,
+            vec![s(a), s(b), s(st), z::<u64>(&[36])],
+            EXACT,
+        ));
+    }
+    for (a, b, st) in [(0u8, 255u8, 100usize), (0, 255, 256), (250, 255, 1), (3, 2, 1)] {
+        cases.push((
+            &rev_u8::KERNEL,
+            ONE,
+            ONE,
+            vec![s(a), s(b), s(st), z::<u32>(&[18])],
+            EXACT,
+        ));
+    }
+    check(cases);
 }
 
 fn seed_kernels_agree() {

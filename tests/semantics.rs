@@ -7,6 +7,9 @@
 //! or ÷0 is undefined and a trap is a sticky fault for the whole process.
 
 mod kernels;
+use kernels::control::{
+    match_i32, match_u8_bool_loop, match_with_barrier, rev_barrier_sum, rev_i32, rev_u8, rev_usize, tuple_values,
+};
 use kernels::*;
 
 #[macro_use]
@@ -58,6 +61,12 @@ fn main() -> std::process::ExitCode {
             any => three_d_shared_array_sees_other_threads_writes,
             any => mut_arguments_carry_over_between_launches,
             any => loops_over_outside_constants,
+            any => match_on_integers_and_bool_matches_rust,
+            any => match_arms_with_barriers,
+            any => rev_loops_match_rust,
+            any => rev_loops_with_barriers,
+            cpu => rev_step_by_zero_is_a_fault,
+            any => tuples_as_values,
             cpu => faults_print_nothing,
             cpu => arithmetic_on_outside_constants_wraps_and_faults,
             cpu => run_away_kernels_stop_at_the_time_limit,
@@ -1443,4 +1452,182 @@ fn a_time_limit_leaves_finishing_kernels_alone() {
     let mut out = zeros::<u32>(4096).unwrap();
     let r = gpujit::with_cpu_time_limit(limit, || every_thread_faults![16, 256](3, &a, &mut out));
     assert_eq!(fault_of(r, "every_thread_faults").2, 4096);
+}
+
+// ---------------------------------------------------------------- match, rev loops, tuples (#8)
+
+fn match_i32_host(x: i32) -> (i32, i32) {
+    let out = match x.wrapping_sub(1) {
+        0 => 10,
+        -1 | 1 => 20,
+        2..=9 => 30,
+        -100..-10 => 40,
+        i32::MAX => 50,
+        _ => 60,
+    };
+    let kind = match x {
+        0 => 1,
+        1..=3 => 2,
+        4..=7 if x % 2 == 0 => 3,
+        4..=7 => 4,
+        _ => 5,
+    };
+    (out, kind)
+}
+
+fn match_on_integers_and_bool_matches_rust() {
+    let x: Vec<i32> = (-120..40)
+        .chain([i32::MIN, i32::MIN + 1, i32::MAX, -11, -10, -9])
+        .collect();
+    let (mut out, mut kind) = (zeros::<i32>(x.len()).unwrap(), zeros::<i32>(x.len()).unwrap());
+    match_i32![(x.len() as u32).div_ceil(64), 64](&dev(&x), &mut out, &mut kind).unwrap();
+    let want: Vec<(i32, i32)> = x.iter().map(|&v| match_i32_host(v)).collect();
+    let got: Vec<(i32, i32)> = host(&out).into_iter().zip(host(&kind)).collect();
+    assert_eq!(got, want);
+
+    let x: Vec<u8> = (0..=255).collect();
+    let mut out = zeros::<u32>(256).unwrap();
+    match_u8_bool_loop![4, 64](&dev(&x), &mut out).unwrap();
+    let want: Vec<u32> = x
+        .iter()
+        .map(|&v| {
+            let band = match v {
+                0..=99 => 1,
+                100..=199 => 2,
+                _ => 3,
+            };
+            let big = if v > 127 { 100 } else { 0 };
+            let mut acc = 0;
+            for k in 0..20u32 {
+                match k % 4 {
+                    0 => continue,
+                    3 => {
+                        if k > v as u32 % 16 {
+                            break;
+                        }
+                    }
+                    _ => acc += k,
+                }
+            }
+            band + big + acc * 1000
+        })
+        .collect();
+    assert_eq!(host(&out), want);
+}
+
+fn match_arms_with_barriers() {
+    for mode in 0..8u32 {
+        let mut out = zeros::<u32>(64).unwrap();
+        match_with_barrier![1, 64](mode, &mut out).unwrap();
+        let want: Vec<u32> = (0..64u32)
+            .map(|t| match mode % 4 {
+                0 => 63 - t,
+                1 | 2 => ((63 - t + 1) % 64) * 2,
+                _ => 7,
+            })
+            .collect();
+        assert_eq!(host(&out), want, "mode {mode}");
+    }
+}
+
+/// The first 8 elements and the count of `it`, as the rev kernels store them.
+fn first8<T: Copy + Default>(it: impl Iterator<Item = T>, out: &mut Vec<T>, cast: impl Fn(usize) -> T) {
+    let items: Vec<T> = it.take(100_000).collect();
+    let mut head = vec![T::default(); 8];
+    for (h, v) in head.iter_mut().zip(&items) {
+        *h = *v;
+    }
+    out.extend(head);
+    out.push(cast(items.len()));
+}
+
+fn rev_loops_match_rust() {
+    let cases_i32: &[(i32, i32, usize)] = &[
+        (0, 10, 3),
+        (-5, 5, 2),
+        (5, 5, 1),
+        (6, 5, 1),
+        (-3, 4, 7),
+        (-3, 4, 8),
+        (i32::MIN, i32::MIN + 3, 1),
+        (i32::MAX - 5, i32::MAX, 2),
+        (-100, 100, 1 << 40),
+    ];
+    for &(a, b, s) in cases_i32 {
+        let mut out = zeros::<i64>(37).unwrap();
+        rev_i32![1, 1](a, b, s, &mut out).unwrap();
+        let mut want = Vec::new();
+        first8((a..b).rev().map(i64::from), &mut want, |n| n as i64);
+        first8((a..=b).rev().map(i64::from), &mut want, |n| n as i64);
+        first8((a..b).rev().step_by(s).map(i64::from), &mut want, |n| n as i64);
+        first8((a..=b).rev().step_by(s).map(i64::from), &mut want, |n| n as i64);
+        want.push((a..b).filter(|i| i % 2 != 0).count() as i64);
+        assert_eq!(host(&out), want, "i32 {a} {b} {s}");
+    }
+    let cases_usize: &[(usize, usize, usize)] = &[
+        (0, 0, 1),
+        (0, 1, 1),
+        (0, 5, 2),
+        (1, 0, 1),
+        (0, 7, 7),
+        (0, 7, 8),
+        (usize::MAX - 3, usize::MAX, 2),
+    ];
+    for &(a, b, s) in cases_usize {
+        let mut out = zeros::<u64>(36).unwrap();
+        rev_usize![1, 1](a, b, s, &mut out).unwrap();
+        let mut want = Vec::new();
+        first8((a..b).rev().map(|v| v as u64), &mut want, |n| n as u64);
+        first8((a..=b).rev().map(|v| v as u64), &mut want, |n| n as u64);
+        first8((a..b).rev().step_by(s).map(|v| v as u64), &mut want, |n| n as u64);
+        first8((a..=b).rev().step_by(s).map(|v| v as u64), &mut want, |n| n as u64);
+        assert_eq!(host(&out), want, "usize {a} {b} {s}");
+    }
+    for &(a, b, s) in &[
+        (0u8, 255u8, 100usize),
+        (0, 255, 255),
+        (0, 255, 256),
+        (250, 255, 1),
+        (3, 2, 1),
+        (0, 0, 1),
+    ] {
+        let mut out = zeros::<u32>(18).unwrap();
+        rev_u8![1, 1](a, b, s, &mut out).unwrap();
+        let mut want = Vec::new();
+        first8((a..b).rev().step_by(s).map(u32::from), &mut want, |n| n as u32);
+        first8((a..=b).rev().step_by(s).map(u32::from), &mut want, |n| n as u32);
+        assert_eq!(host(&out), want, "u8 {a} {b} {s}");
+    }
+}
+
+fn rev_loops_with_barriers() {
+    let x: Vec<u32> = (0..64).map(|v| v * 3 + 1).collect();
+    let mut out = zeros::<u32>(64).unwrap();
+    rev_barrier_sum![1, 64](&dev(&x), &mut out).unwrap();
+    let want = x.iter().sum::<u32>() + (1..=8u32).rev().step_by(3).sum::<u32>();
+    assert_eq!(host(&out), vec![want; 64]);
+}
+
+fn rev_step_by_zero_is_a_fault() {
+    let mut out = zeros::<i64>(37).unwrap();
+    let (block, thread, faults, m) = fault_of(rev_i32![1, 1](0, 10, 0, &mut out), "rev_i32");
+    // Two loops step by zero; the thread goes on after each.
+    assert_eq!((block, thread, faults), ([0, 0, 0], [0, 0, 0], 2));
+    assert!(m.contains("step") && m.contains("zero"), "{m}");
+    let got = host(&out);
+    assert_eq!((got[26], got[35], got[8]), (0, 0, 10));
+}
+
+fn tuples_as_values() {
+    let x: Vec<i32> = (-50..50).collect();
+    let mut out = zeros::<i32>(x.len()).unwrap();
+    tuple_values![2, 64](&dev(&x), &mut out).unwrap();
+    let want: Vec<i32> = x
+        .iter()
+        .map(|&v| {
+            let (a, b) = (v * 2, v + 1);
+            a * 1000 + b * 10 + (a - b)
+        })
+        .collect();
+    assert_eq!(host(&out), want);
 }

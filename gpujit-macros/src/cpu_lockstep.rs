@@ -41,6 +41,7 @@ fn candidate(k: &Kernel, s: &Stmt) -> bool {
         var,
         body,
         step: Some(_),
+        rev: false,
         ..
     } = s
     else {

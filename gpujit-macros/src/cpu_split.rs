@@ -576,6 +576,7 @@ impl Split<'_, '_> {
                     end,
                     inclusive,
                     step,
+                    rev,
                     ..
                 } = stmt
                 else {
@@ -595,19 +596,21 @@ impl Split<'_, '_> {
                             &[start, end, step],
                             quote! { (#sv, #ev, #t.check_step(#st)) },
                         );
-                        let iter = if *inclusive {
-                            quote! { #blk.step_by_inclusive(#a, #b, #s) }
-                        } else {
-                            quote! { #blk.step_by(#a, #b, #s) }
+                        let iter = match (*rev, *inclusive) {
+                            (true, true) => crate::emit_cpu::rev_step_by(&quote! { (#a..=#b) }, &s),
+                            (true, false) => crate::emit_cpu::rev_step_by(&quote! { (#a..#b) }, &s),
+                            (false, true) => quote! { #blk.step_by_inclusive(#a, #b, #s) },
+                            (false, false) => quote! { #blk.step_by(#a, #b, #s) },
                         };
                         quote! { #check for #name in #iter { #cancel #body } }
                     }
                     None => {
                         let check = self.uniform(quote! { (#a, #b) }, what, &[start, end], quote! { (#sv, #ev) });
-                        let range = if *inclusive {
-                            quote! { #a..=#b }
-                        } else {
-                            quote! { #a..#b }
+                        let range = match (*rev, *inclusive) {
+                            (true, true) => quote! { (#a..=#b).rev() },
+                            (true, false) => quote! { (#a..#b).rev() },
+                            (false, true) => quote! { #a..=#b },
+                            (false, false) => quote! { #a..#b },
                         };
                         quote! { #check for #name in #range { #cancel #body } }
                     }

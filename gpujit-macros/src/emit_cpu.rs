@@ -312,6 +312,7 @@ impl<'a> Emitter<'a> {
                 end,
                 inclusive,
                 step,
+                rev,
                 body,
                 ..
             } => {
@@ -325,6 +326,13 @@ impl<'a> Emitter<'a> {
                 // `step_by` through the runtime: a zero step is a fault and
                 // an empty loop there, where Rust's `step_by` would panic.
                 let iter = match step {
+                    Some(s) if *rev => {
+                        let s = self.expr(s);
+                        let checked = Ident::new("gj_step", Span::mixed_site());
+                        let iter = rev_step_by(&range, &checked);
+                        quote! { { let #checked = #t.check_step(#s); #iter } }
+                    }
+                    None if *rev => quote! { #range.rev() },
                     Some(s) => {
                         let s = self.expr(s);
                         if *inclusive {
@@ -706,4 +714,13 @@ fn float_literal(text: &str, ty: Ty) -> TokenStream {
         },
     };
     quote! { (#lit) }
+}
+
+/// `range.rev().step_by(step)` for a `step` already checked (a fault
+/// recorded if it is 0): a zero step gives no elements, where Rust's
+/// `step_by` would panic.
+pub(crate) fn rev_step_by(range: &TokenStream, step: &Ident) -> TokenStream {
+    quote! {
+        #range.rev().step_by(if #step == 0 { 1 } else { #step }).take(if #step == 0 { 0 } else { usize::MAX })
+    }
 }

@@ -459,6 +459,7 @@ impl Emitter<'_> {
                 end,
                 inclusive,
                 step,
+                rev,
                 body,
                 aux,
             } => {
@@ -474,7 +475,9 @@ impl Emitter<'_> {
                 let t = t.as_str();
                 let [end_n, step_n, done_n] = aux;
                 let i = &l.name;
-                if step.is_none() && !inclusive {
+                if *rev {
+                    self.rev_for(t, i, (&a, &b), *inclusive, step.as_ref(), body, aux, l.ty);
+                } else if step.is_none() && !inclusive {
                     self.nested(
                         &format!("for ({t} {i} = {a}, {end_n} = {b}; {i} < {end_n}; {i}++)"),
                         body,
@@ -545,6 +548,68 @@ impl Emitter<'_> {
                     let _ = writeln!(self.out, "#line {n}");
                 }
             }
+        }
+    }
+
+    /// `for i in (a..b).rev().step_by(s)` (`..=`, no step: 1): `i` starts at
+    /// the range's last element and steps down while at least `s` above
+    /// `a`, the distance taken in unsigned 64-bit arithmetic as for forward
+    /// loops, so that nothing wraps or overflows at either end of the type.
+    #[allow(clippy::too_many_arguments)]
+    fn rev_for(
+        &mut self,
+        t: &str,
+        i: &str,
+        (a, b): (&str, &str),
+        inclusive: bool,
+        step: Option<&Expr>,
+        body: &Block,
+        aux: &[String; 3],
+        ty: Ty,
+    ) {
+        let [lo, step_n, done] = aux;
+        let u = scalar_of(ty).map(|s| s.c_unsigned()).unwrap_or("unsigned long long");
+        let step_text = match step {
+            Some(s) => {
+                let s = self.expr(s);
+                self.line("{");
+                self.indent += 1;
+                self.line(&format!("const unsigned long long {step_n} = {s};"));
+                self.line(&format!("if ({step_n} == 0ull) __trap();"));
+                step_n.clone()
+            }
+            None => "1ull".into(),
+        };
+        let to_u = |x: &str| if t == u { x.to_string() } else { format!("({u}){x}") };
+        let diff = format!("{} - {}", to_u(i), to_u(lo));
+        let remaining = if u == "unsigned long long" {
+            diff
+        } else {
+            format!("(unsigned long long)({diff})")
+        };
+        let minus = |by: &str| {
+            if t == u {
+                format!("{i} - {by}")
+            } else {
+                format!("({t})({} - ({u}){by})", to_u(i))
+            }
+        };
+        // `a..b` starts at `b - 1`, only when not empty (`b > a`).
+        let first = if inclusive {
+            format!("!({lo} <= {i})")
+        } else {
+            format!("!({lo} < {i}) || ({i} = {}, false)", minus("1"))
+        };
+        let next = minus(&step_text);
+        self.nested(
+            &format!(
+                "for ({t} {lo} = {a}, {i} = {b}, {done} = {first}; !{done}; {done} = {remaining} < {step_text}, {i} = {done} ? {i} : {next})"
+            ),
+            body,
+        );
+        if step.is_some() {
+            self.indent -= 1;
+            self.line("}");
         }
     }
 

@@ -23,6 +23,7 @@ mod lower;
 mod model;
 mod names;
 mod reserved;
+mod spelling;
 mod typecheck;
 mod visit;
 

@@ -709,12 +709,15 @@ pub enum Stmt {
         els: Option<Block>,
     },
     /// `aux`: unique names for the C loop's end, step and done variables.
+    /// `rev`: `(start..end).rev()` (then `.step_by(step)`), counting down
+    /// from the range's last element.
     For {
         var: LocalId,
         start: Expr,
         end: Expr,
         inclusive: bool,
         step: Option<Expr>,
+        rev: bool,
         body: Block,
         aux: [String; 3],
     },

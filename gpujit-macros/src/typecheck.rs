@@ -31,7 +31,15 @@ fn looks_const_at(e: &SExpr) -> bool {
 /// signatures in `gpujit::kernel::typecheck` (`grid(2)` becomes `grid2()`).
 pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
     use syn::visit_mut::VisitMut;
-    struct Rewrite;
+    /// The names the function binds (parameters, `let`s, loop variables).
+    struct Bound(std::collections::HashSet<String>);
+    impl VisitMut for Bound {
+        fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
+            self.0.insert(crate::names::key(&p.ident));
+            syn::visit_mut::visit_pat_ident_mut(self, p);
+        }
+    }
+    struct Rewrite(std::collections::HashSet<String>);
     impl VisitMut for Rewrite {
         fn visit_type_array_mut(&mut self, arr: &mut syn::TypeArray) {
             syn::visit_mut::visit_type_array_mut(self, arr);
@@ -43,7 +51,18 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
         }
 
         fn visit_expr_mut(&mut self, e: &mut SExpr) {
+            // A CUDA or Numba spelling is reported by gpujit ("did you
+            // mean"): rustc sees gpujit's spelling instead, so that it adds
+            // no "cannot find value `threadIdx`" of its own.
+            if let Some(f) = crate::spelling::foreign(e, &|n| self.0.contains(n)) {
+                *e = f.stand_in;
+            }
             crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
+            // `return v;` is reported by gpujit ("a kernel cannot return a
+            // value"): rustc sees a plain `return;`.
+            if let SExpr::Return(r) = e {
+                r.expr = None;
+            }
             if let SExpr::Call(call) = e {
                 // `atomic_add(&mut x[i], v)`: rustc checks the element's type
                 // through `&x[i]`, so that gpujit alone reports a place it
@@ -102,7 +121,9 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
         }
     }
     copy.vis = syn::Visibility::Inherited;
-    Rewrite.visit_item_fn_mut(&mut copy);
+    let mut bound = Bound(Default::default());
+    bound.visit_item_fn_mut(&mut copy.clone());
+    Rewrite(bound.0).visit_item_fn_mut(&mut copy);
     quote::quote! {
         #[allow(unused, clippy::all, non_snake_case, unreachable_code)]
         const _: () = {

@@ -109,6 +109,64 @@
 //! arithmetic on them. The functions here exist so that the macro can let rustc
 //! type-check your kernel body; calling them from host code is a mistake.
 //!
+//! Control flow besides `if`, `while`, `loop` and `for` over `a..b`, `a..=b`
+//! and `(a..b).step_by(s)`:
+//! - `match` on an integer or `bool`, as a statement or as a value (one
+//!   expression per arm, like a value `if`), with literal (`3`, `-1`,
+//!   `true`), range (`1..=9`, `0..4`), `|`, path (`i32::MAX`) and `_`
+//!   patterns and `if` guards. CUDA C gets an `if`/`else if` chain (a value
+//!   `match` a `?:` chain), never a `switch`, so `break` and `continue` in an
+//!   arm leave the enclosing loop as in Rust. A `match` on a computed value
+//!   (`match x[i] % 4`) evaluates it once, into a local declared just before
+//!   the statement; where that is not possible (a `while` condition, after
+//!   `&&`/`||`, inside a branch of a value `if` or `match`) bind it first.
+//!   Bindings (`n @ 1..=9`, `n =>`), tuples and floats are compile errors.
+//! - `for i in (a..b).rev()`, `(a..=b).rev()` and `(a..b).rev().step_by(s)`,
+//!   as Rust defines them: `(0..n).rev().step_by(2)` yields `n-1, n-3, ...`.
+//!   The C loop counts down without wrapping at either end of the type; a
+//!   zero step is a fault as for forward loops. (`.step_by(s).rev()` is a
+//!   compile error.)
+//! - tuples as values in a `let`: `let (a, b) = (x + 1, y * 2);` (both
+//!   sides are evaluated before any name is bound, so `let (a, b) = (b, a);`
+//!   swaps).
+//!
+//! ```
+//! use gpujit::prelude::*;
+//!
+//! #[gpu_kernel]
+//! fn classify(x: &[i32], class: &mut [u32], countdown: &mut [i32]) {
+//!     let i = grid(1);
+//!     if i < x.len() {
+//!         class[i] = match x[i] {
+//!             i32::MIN..=-1 => 0,
+//!             0 => 1,
+//!             1 | 2 | 3 => 2,
+//!             _ => 3,
+//!         };
+//!     }
+//!     if i == 0 {
+//!         let mut k = 0;
+//!         for v in (0..7).rev().step_by(3) {
+//!             countdown[k] = v;
+//!             k += 1;
+//!         }
+//!     }
+//! }
+//!
+//! # fn main() -> gpujit::Result<()> {
+//! let x = gpujit::to_device(&[-5, 0, 2, 9])?;
+//! let (mut class, mut down) = (gpujit::zeros::<u32>(4)?, gpujit::zeros::<i32>(3)?);
+//! classify![1, 4](&x, &mut class, &mut down)?;
+//! assert_eq!(class.copy_to_host()?, [0, 1, 2, 3]);
+//! assert_eq!(down.copy_to_host()?, [6, 3, 0]);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! CUDA C and Numba spellings (`threadIdx.x`, `__syncthreads()`,
+//! `cuda.grid(1)`, `cuda.shared.array(..)`, `atomicAdd`, `math.sqrt(x)`) are
+//! compile errors that name gpujit's spelling.
+//!
 //! ```
 //! use gpujit::prelude::*;
 //!

@@ -8,6 +8,7 @@ use gpujit::prelude::*;
 
 pub mod adversarial;
 pub mod atomics;
+pub mod control;
 pub mod math;
 pub mod naming;
 
@@ -1018,6 +1019,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     all.extend(adversarial::all());
     all.extend(atomics::all());
     all.extend(math::all());
+    all.extend(control::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,

@@ -58,6 +58,10 @@ impl Lower {
     fn expr_at(&mut self, e: &SExpr) -> Expr {
         let span = e.span();
         let mk = |kind, ty| Expr { kind, ty, span };
+        // `threadIdx.x`, `cuda.grid(1)`, `__syncthreads()`, `math.sqrt(x)`, ...
+        if let Some(f) = crate::spelling::foreign(e, &|n| self.lookup(n).is_some()) {
+            return self.error_expr(super::with_help_spanned(&f.tokens, &f.msg, &f.help));
+        }
         match e {
             SExpr::Paren(p) => self.expr(&p.expr),
             SExpr::Group(g) => self.expr(&g.expr),
@@ -89,7 +93,12 @@ impl Lower {
                     return self.error_expr(err(b.op.span(), "compound assignment is a statement, not a value"));
                 };
                 let l = self.expr(&b.left);
-                let r = self.expr(&b.right);
+                // `&&`/`||` evaluate their right side only sometimes.
+                let r = if matches!(op, BinOp::And | BinOp::Or) {
+                    self.lazily(|lw| lw.expr(&b.right))
+                } else {
+                    self.expr(&b.right)
+                };
                 let ty = match op {
                     BinOp::Shl | BinOp::Shr => {
                         if let Err(m) = self.infer.require_kind(r.ty, VarKind::Int) {
@@ -170,18 +179,14 @@ impl Lower {
                 "array values are not supported in kernels",
                 "use `shared_array::<[T; N]>()` for a block-wide array",
             )),
-            SExpr::Match(_) => self.error_expr(with_help(
-                span,
-                "`match` is not supported in kernels",
-                "use `if`/`else if`",
-            )),
+            SExpr::Match(m) => self.match_expr(m),
             SExpr::Range(_) => self.error_expr(err(span, "ranges are only supported as `for` loop bounds")),
             SExpr::Struct(_) => self.error_expr(err(span, "struct values are not supported in kernels")),
             _ => self.error_expr(err(span, "this expression is not supported in kernels")),
         }
     }
 
-    fn literal(&mut self, lit: &syn::Lit, negate: bool) -> Expr {
+    pub(super) fn literal(&mut self, lit: &syn::Lit, negate: bool) -> Expr {
         let span = lit.span();
         match lit {
             syn::Lit::Int(i) => {
@@ -277,9 +282,17 @@ impl Lower {
     }
 
     fn if_expr(&mut self, i: &syn::ExprIf) -> Expr {
-        let span = i.span();
         let cond = self.expr(&i.cond);
         self.unify_at(cond.span, cond.ty, Ty::Scalar(Scalar::Bool));
+        // Only one branch runs: nothing in them can be hoisted.
+        let saved = self.hoist.take();
+        let r = self.if_expr_branches(i, cond);
+        self.hoist = saved;
+        r
+    }
+
+    fn if_expr_branches(&mut self, i: &syn::ExprIf, cond: Expr) -> Expr {
+        let span = i.span();
         let then = self.block(&i.then_branch, true);
         let Some((_, els)) = &i.else_branch else {
             return self.error_expr(err(span, "an `if` used as a value needs an `else` branch"));

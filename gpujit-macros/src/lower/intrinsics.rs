@@ -241,7 +241,11 @@ impl Lower {
                         ))
                     }
                 };
+                let errors_before = self.errors.len();
                 let base = self.expr(&f.base);
+                if self.errors.len() > errors_before {
+                    return self.silent_expr(span); // `.x` of a reported mistake
+                }
                 if let ExprKind::Builtin(b) = base.kind {
                     return Expr {
                         kind: ExprKind::BuiltinAxis(b, axis),

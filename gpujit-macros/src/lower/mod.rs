@@ -24,6 +24,7 @@ mod diag;
 mod expr;
 mod index;
 mod intrinsics;
+mod matching;
 mod math;
 mod resolve;
 mod signature;
@@ -59,6 +60,10 @@ struct Lower {
     errors: Vec<syn::Error>,
     uses_barrier: bool,
     loop_depth: usize,
+    /// While lowering a statement: the `let`s of generated locals that must
+    /// come just before it (a value `match`'s scrutinee). `None` where an
+    /// expression is evaluated lazily or repeatedly (see [`Lower::lazily`]).
+    hoist: Option<Vec<Stmt>>,
 }
 
 /// Lowers a kernel function, or returns every error found.
@@ -77,6 +82,7 @@ pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
         errors: Vec::new(),
         uses_barrier: false,
         loop_depth: 0,
+        hoist: None,
     };
     lw.signature(&item.sig);
     let body = lw.block(&item.block, false);
@@ -160,6 +166,27 @@ impl Lower {
         let id = self.locals.len() - 1;
         self.bind(&names::key(ident), Binding::Local(id));
         id
+    }
+
+    /// Lowers what `f` lowers as one statement: the generated `let`s it
+    /// hoists go to `out` before its own statements.
+    fn hoisting(&mut self, out: &mut Vec<Stmt>, f: impl FnOnce(&mut Self, &mut Vec<Stmt>)) {
+        let saved = self.hoist.replace(Vec::new());
+        let mut own = Vec::new();
+        f(self, &mut own);
+        let hoisted = std::mem::replace(&mut self.hoist, saved).unwrap_or_default();
+        out.extend(hoisted);
+        out.extend(own);
+    }
+
+    /// Lowers an expression that runs only sometimes or more than once (the
+    /// right of `&&`, a branch of a value `if`, a `while` condition): nothing
+    /// in it may be hoisted before the statement.
+    fn lazily<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.hoist.take();
+        let r = f(self);
+        self.hoist = saved;
+        r
     }
 
     fn unify_at(&mut self, span: Span, a: Ty, b: Ty) {

@@ -48,7 +48,7 @@ impl Lower {
     }
 
     fn stmt(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
-        crate::deep(|| self.stmt_at(stmt, out))
+        crate::deep(|| self.hoisting(out, |lw, out| lw.stmt_at(stmt, out)))
     }
 
     fn stmt_at(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
@@ -253,8 +253,8 @@ impl Lower {
         }
     }
 
-    fn expr_stmt(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {
-        crate::deep(|| self.expr_stmt_at(e, out))
+    pub(super) fn expr_stmt(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {
+        crate::deep(|| self.hoisting(out, |lw, out| lw.expr_stmt_at(e, out)))
     }
 
     fn expr_stmt_at(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {
@@ -301,7 +301,8 @@ impl Lower {
                     ));
                     return;
                 }
-                let cond = self.expr(&w.cond);
+                // Evaluated before each iteration: nothing can be hoisted.
+                let cond = self.lazily(|lw| lw.expr(&w.cond));
                 self.unify_at(cond.span, cond.ty, Ty::Scalar(Scalar::Bool));
                 self.loop_depth += 1;
                 let body = self.block(&w.body, false);
@@ -328,6 +329,7 @@ impl Lower {
                 }
                 out.push(Stmt::Break);
             }
+            SExpr::Match(m) => self.match_stmt(m, out),
             SExpr::Continue(_) => {
                 out.push(Stmt::Continue);
             }
@@ -377,8 +379,9 @@ impl Lower {
         self.unify_at(cond.span, cond.ty, Ty::Scalar(Scalar::Bool));
         let then = self.block(&i.then_branch, false);
         let els = i.else_branch.as_ref().map(|(_, e)| match strip(e) {
+            // An `else if` condition runs only when the first one fails.
             SExpr::If(inner) => {
-                let s = self.if_stmt(inner);
+                let s = self.lazily(|lw| lw.if_stmt(inner));
                 Block {
                     stmts: vec![s],
                     tail: None,
@@ -400,19 +403,23 @@ impl Lower {
         if let Some(label) = &f.label {
             self.errors.push(label_error(label.span()));
         }
-        let (range, step) = match strip(&f.expr) {
-            SExpr::MethodCall(mc) if mc.method == "step_by" && mc.args.len() == 1 => {
-                let step = self.expr(&mc.args[0]);
-                self.unify_at(step.span, step.ty, Ty::Scalar(Scalar::Usize));
-                (strip(&mc.receiver), Some(step))
+        if let SExpr::MethodCall(mc) = strip(&f.expr) {
+            if mc.method == "rev"
+                && matches!(strip(&mc.receiver), SExpr::MethodCall(inner) if inner.method == "step_by")
+            {
+                self.errors.push(with_help(
+                    mc.method.span(),
+                    "`.step_by(s).rev()` is not supported in kernels",
+                    "write `(a..b).rev().step_by(s)` (it counts down from the last element of `a..b`, not of the stepped range)",
+                ));
+                return;
             }
-            other => (other, None),
-        };
-        let SExpr::Range(r) = range else {
+        }
+        let Some((r, step_arg, rev)) = loop_range(&f.expr) else {
             self.errors.push(with_help_spanned(
                 &f.expr,
                 "kernels can only loop over integer ranges",
-                "write `for i in a..b`, `a..=b`, or `(a..b).step_by(s)`",
+                "write `for i in a..b`, `a..=b`, `(a..b).step_by(s)`, `(a..b).rev()` or `(a..b).rev().step_by(s)`",
             ));
             return;
         };
@@ -424,6 +431,12 @@ impl Lower {
         let start = self.expr(start);
         let end = self.expr(end);
         self.unify_at(end.span, start.ty, end.ty);
+        // Rust evaluates the range before the step.
+        let step = step_arg.map(|a| {
+            let step = self.expr(a);
+            self.unify_at(step.span, step.ty, Ty::Scalar(Scalar::Usize));
+            step
+        });
         if let Err(m) = self.infer.require_kind(start.ty, VarKind::Int) {
             self.errors.push(err(start.span, m));
         }
@@ -456,9 +469,30 @@ impl Lower {
             end,
             inclusive,
             step,
+            rev,
             body,
             aux,
         });
+    }
+}
+
+/// A `for` loop's range, its `step_by` argument and whether it runs in
+/// reverse: `a..b`, `(a..b).step_by(s)`, `(a..b).rev()`,
+/// `(a..b).rev().step_by(s)` (and `..=`).
+fn loop_range(e: &SExpr) -> Option<(&syn::ExprRange, Option<&SExpr>, bool)> {
+    let (inner, step) = match strip(e) {
+        SExpr::MethodCall(mc) if mc.method == "step_by" && mc.args.len() == 1 => {
+            (strip(&mc.receiver), Some(&mc.args[0]))
+        }
+        other => (other, None),
+    };
+    let (range, rev) = match inner {
+        SExpr::MethodCall(mc) if mc.method == "rev" && mc.args.is_empty() => (strip(&mc.receiver), true),
+        other => (other, false),
+    };
+    match range {
+        SExpr::Range(r) => Some((r, step, rev)),
+        _ => None,
     }
 }
 

@@ -1,0 +1,11 @@
+use gpujit::prelude::*;
+
+#[gpu_kernel]
+fn histogram(x: &[u8], hist: &mut [u32]) {
+    let i = grid(1);
+    if i < x.len() {
+        cuda.atomic.add(hist, x[i] as usize, 1);
+    }
+}
+
+fn main() {}

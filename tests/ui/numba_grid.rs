@@ -1,0 +1,11 @@
+use gpujit::prelude::*;
+
+#[gpu_kernel]
+fn scale(x: &[f32], y: &mut [f32]) {
+    let i = cuda.grid(1);
+    if i < y.len() {
+        y[i] = 2.0 * x[i];
+    }
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use gpujit::prelude::*;
+
+#[gpu_kernel]
+fn roots(x: &[f32], y: &mut [f32]) {
+    let i = grid(1);
+    if i < y.len() {
+        y[i] = math.sqrt(x[i] + 1.0);
+    }
+}
+
+fn main() {}
