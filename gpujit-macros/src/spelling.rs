@@ -172,7 +172,7 @@ pub fn foreign(e: &SExpr, bound: &dyn Fn(&str) -> bool) -> Option<Foreign> {
                     found(
                         &c.func,
                         "CUDA C",
-                        format!("write `{good}(array, index, value)`: it returns the old value, as `{name}` does"),
+                        format!("write `{good}(&mut array[index], value)`: it returns the old value, as `{name}` does"),
                         quote_spanned!(span=> ::core::unreachable!()),
                     )
                 }
@@ -265,7 +265,7 @@ pub fn foreign(e: &SExpr, bound: &dyn Fn(&str) -> bool) -> Option<Foreign> {
                             found(
                                 e,
                                 "Numba",
-                                format!("write `{good}(array, index, value)`: it returns the old value, as Numba's does"),
+                                format!("write `{good}(&mut array[index], value)`: it returns the old value, as Numba's does"),
                                 quote_spanned!(span=> ::core::unreachable!()),
                             )
                         }
