@@ -60,6 +60,99 @@ pub fn emit(k: &Kernel, lines: Option<SourceLines<'_>>) -> (String, BTreeSet<usi
     (text, e.typed_consts)
 }
 
+/// A kernel or device function as its parts, for `gpujit::__private::link`
+/// (see `device`): the helper texts it needs, its declaration (device
+/// functions: `typedef`s of its signature's types and its prototype; empty
+/// for a kernel), its definition, and the outside constants whose `typedef`
+/// it names. Names of callees are holes (`device::callee_name`).
+pub struct Parts {
+    pub helpers: Vec<&'static str>,
+    pub decl: String,
+    pub def: String,
+    pub typed_consts: BTreeSet<usize>,
+}
+
+/// `k` as [`Parts`]: a `__device__` function if `k.ret` is set, else the
+/// kernel (as [`emit`] writes it, without its helpers).
+pub fn emit_parts(k: &Kernel, lines: Option<SourceLines<'_>>) -> Parts {
+    let mut e = Emitter {
+        k,
+        out: String::new(),
+        helpers: BTreeSet::new(),
+        typed_consts: BTreeSet::new(),
+        indent: 1,
+        lines: lines.is_some(),
+    };
+    let Some(ret) = &k.ret else {
+        let (text, typed_consts) = emit(k, lines);
+        let mut helpers: Vec<&'static str> = Vec::new();
+        let mut rest = text.as_str();
+        // `emit` writes the helpers first; split them off, each one whole.
+        loop {
+            match HELPERS.iter().map(|h| helper_source(h)).find(|h| !h.is_empty() && rest.starts_with(*h)) {
+                Some(h) => {
+                    helpers.push(h);
+                    rest = &rest[h.len()..];
+                }
+                None => break,
+            }
+        }
+        return Parts {
+            helpers,
+            decl: String::new(),
+            def: rest.to_string(),
+            typed_consts,
+        };
+    };
+    let own = crate::device::OWN;
+    let mut decl = String::new();
+    let ret_c = match ret {
+        RetTy::Unit => "void".to_string(),
+        RetTy::Scalar(s) => s.c_name().to_string(),
+        RetTy::Tuple(parts) => {
+            e.helpers.insert("gj_tuple");
+            for (i, s) in parts.iter().enumerate() {
+                let _ = writeln!(decl, "typedef {} {own}_ret{i};", s.c_name());
+            }
+            let names: Vec<&str> = parts.iter().map(|s| s.c_name()).collect();
+            format!("gj_tuple{}<{}>", parts.len(), names.join(", "))
+        }
+    };
+    let _ = writeln!(decl, "typedef {ret_c} {own}_ret;");
+    for (i, p) in k.params.iter().enumerate() {
+        if let ParamKind::Scalar(s) = p.kind {
+            let _ = writeln!(decl, "typedef {} {own}_arg{i};", s.c_name());
+        }
+    }
+    let params: Vec<String> = k.params.iter().flat_map(param_decls).collect();
+    let head = format!("__device__ {own}_ret {own}({})", params.join(", "));
+    let _ = writeln!(decl, "{head};");
+    e.line(crate::device::CONSTS);
+    for c in &k.body_consts {
+        let value = e.expr(&c.value);
+        e.line(&format!("constexpr {} {} = {};", c.ty.c_name(), c.name, value));
+    }
+    e.block_body(&k.body);
+    let body = std::mem::take(&mut e.out);
+    Parts {
+        helpers: e.helpers.iter().map(|h| helper_source(h)).collect(),
+        decl,
+        def: format!("{head} {{\n{body}}}\n"),
+        typed_consts: e.typed_consts,
+    }
+}
+
+/// Every helper name `helper_source` knows.
+const HELPERS: &[&str] = &[
+    "gj_div_i32",
+    "gj_rem_i32",
+    "gj_div_i64",
+    "gj_rem_i64",
+    "gj_generic",
+    "gj_powi",
+    "gj_tuple",
+];
+
 /// The C parameters one kernel parameter becomes: arrays pass their pointer,
 /// then their extents as `unsigned long long` (`x_len` for 1-D, `a_d0`, `a_d1`, ... otherwise).
 fn param_decls(p: &Param) -> Vec<String> {
@@ -82,6 +175,7 @@ fn helper_source(name: &str) -> &'static str {
         "gj_rem_i64" => "static __device__ __forceinline__ long long gj_rem_i64(long long a, long long b) { return b == -1 ? 0 : a % b; }\n",
         "gj_generic" => include_str!("generic_prelude.cu"),
         "gj_powi" => include_str!("powi.cu"),
+        "gj_tuple" => "template <class A, class B> struct gj_tuple2 { A f0; B f1; };\ntemplate <class A, class B, class C> struct gj_tuple3 { A f0; B f1; C f2; };\ntemplate <class A, class B, class C, class D> struct gj_tuple4 { A f0; B f1; C f2; D f3; };\n",
         _ => "",
     }
 }
@@ -234,6 +328,7 @@ impl Emitter<'_> {
                 self.typed_consts.insert(c);
                 self.k.extern_consts[c].type_name.clone()
             }
+            Ty::Callee(k, which) => crate::device::callee_type(k, which),
             Ty::Opaque(None) | Ty::Var(_) => "auto".into(),
         }
     }
@@ -246,6 +341,10 @@ impl Emitter<'_> {
                 self.helpers.insert("gj_generic");
                 self.typed_consts.insert(c);
                 Some(self.k.extern_consts[c].type_name.clone())
+            }
+            Ty::Callee(k, which) => {
+                self.helpers.insert("gj_generic");
+                Some(crate::device::callee_type(k, which))
             }
             _ => None,
         }
@@ -430,6 +529,10 @@ impl Emitter<'_> {
             Stmt::Break => self.line("break;"),
             Stmt::Continue => self.line("continue;"),
             Stmt::Return => self.line("return;"),
+            Stmt::ReturnValue(e) => {
+                let v = self.expr(e);
+                self.line(&format!("return {v};"));
+            }
             Stmt::SyncThreads => self.line("__syncthreads();"),
             Stmt::Block(b) => self.nested("", b),
             Stmt::Line(n) => {
@@ -603,6 +706,23 @@ impl Emitter<'_> {
                     None => math(*f, scalar_of(e.ty), &vals),
                 }
             }
+            ExprKind::Call(k, args) => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("{}({})", crate::device::callee_name(*k), args.join(", "))
+            }
+            // The pointer, then the extents, as a kernel receives them.
+            ExprKind::ArrayArg(p) => {
+                let p = &self.k.params[*p];
+                std::iter::once(p.name.clone())
+                    .chain(p.dims.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+            ExprKind::Tuple(parts) => {
+                let parts: Vec<String> = parts.iter().map(|a| self.expr(a)).collect();
+                format!("{}{{{}}}", crate::device::own_type(), parts.join(", "))
+            }
+            ExprKind::TupleField(t, i) => format!("{}.f{i}", paren(self.expr(t))),
             ExprKind::If(c, a, b) => {
                 // `else if` chains as `c ? a : c2 ? a2 : b`: `?:` groups to
                 // the right, so no parentheses nest per arm.
@@ -762,7 +882,7 @@ fn c_prec(op: BinOp) -> u8 {
 
 /// The C precedence of the text `Emitter::expr` produces for `e`.
 fn emitted_prec(e: &Expr) -> u8 {
-    let generic = |ty: Ty| matches!(ty, Ty::Opaque(Some(_)));
+    let generic = |ty: Ty| matches!(ty, Ty::Opaque(Some(_)) | Ty::Callee(..));
     match &e.kind {
         // Calls of the generic helpers (`gj_add<T>(a, b)`), or a cast for a literal.
         ExprKind::Binary(op, a, _) if generic(a.ty) && generic_op(*op).is_some() => PRIMARY,

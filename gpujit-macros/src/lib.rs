@@ -14,6 +14,7 @@ use proc_macro::TokenStream;
 
 mod cpu_lockstep;
 mod cpu_split;
+mod device;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;
@@ -24,6 +25,17 @@ mod names;
 mod reserved;
 mod typecheck;
 mod visit;
+
+/// Marks a function as a device function, as Numba's `@cuda.jit(device=True)`
+/// does: kernels and other device functions call it.
+///
+/// Generates, next to the function (which stays callable from host code),
+/// a module of the same name with its CPU version and CUDA C. See the
+/// `gpujit` crate.
+#[proc_macro_attribute]
+pub fn gpu_device(attr: TokenStream, item: TokenStream) -> TokenStream {
+    stacker::grow(64 << 20, || device::gpu_device_impl(attr, item))
+}
 
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
@@ -60,7 +72,12 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let typecheck = typecheck::typecheck_copy(&func);
     let mut errors = Vec::new();
-    if !attr.is_empty() {
+    if attr.to_string().trim() == "device" {
+        errors.push(syn::Error::new_spanned(
+            &attr,
+            "`#[gpu_kernel(device)]` is not how gpujit marks a device function\n  = help: write `#[gpu_device]` (Numba's `@cuda.jit(device=True)`)",
+        ));
+    } else if !attr.is_empty() {
         errors.push(syn::Error::new_spanned(&attr, "#[gpu_kernel] takes no arguments"));
     }
     let name = names::key(&func.sig.ident);

@@ -55,6 +55,7 @@ mod backend;
 mod copies;
 mod cpu;
 mod cuda;
+mod device_fn;
 pub mod error;
 mod gpus;
 pub mod kernel;
@@ -115,6 +116,7 @@ pub use error::{Error, Result};
 /// ```
 #[doc(inline)]
 pub use gpujit_macros::gpu_kernel;
+pub use gpujit_macros::gpu_device;
 pub use gpus::{gpus, select_device, GpuInfo};
 pub use launch::{Dim3, IntoDim3, LaunchConfig};
 /// The ndarray version gpujit's [`HostData`] and
@@ -154,7 +156,7 @@ pub mod prelude {
     // The intrinsics (`grid`, `syncthreads`, ...) need no import: the macro
     // translates them. Only the parameter types are here, for readers.
     pub use crate::kernel::{ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3};
-    pub use crate::{gpu_kernel, DeviceArray, Dim3, Error, LaunchConfig};
+    pub use crate::{gpu_device, gpu_kernel, DeviceArray, Dim3, Error, LaunchConfig};
 }
 
 /// Items used by the code that `#[gpu_kernel]` generates (and by gpujit's own
@@ -169,6 +171,7 @@ pub mod __private {
         last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines, Block, CpuBackend,
         CpuLaunch, GlobalMem, IntDiv, Mem, SharedLayout, SharedMem, Space, Thread, View,
     };
+    pub use crate::device_fn::{link, reaches_barrier, DeviceFn, Piece};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;

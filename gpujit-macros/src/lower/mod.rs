@@ -19,6 +19,7 @@ use crate::model::*;
 use crate::names::{self, free_base, is_free, suffixed};
 
 mod consts;
+mod device;
 mod diag;
 mod expr;
 mod index;
@@ -28,6 +29,7 @@ mod signature;
 mod stmt;
 
 use diag::{err, heap_or, label_error, macro_error, with_help, with_help_spanned};
+pub use device::lower_device;
 use resolve::resolve_kernel;
 
 #[derive(Clone, Copy)]
@@ -57,11 +59,25 @@ struct Lower {
     errors: Vec<syn::Error>,
     uses_barrier: bool,
     loop_depth: usize,
+    /// The device functions called, each once (see `device`).
+    callees: Vec<Callee>,
+    /// A device function's return type (`None` for a kernel).
+    ret: Option<RetTy>,
+    /// The function's own name: a kernel may not call itself.
+    self_name: String,
 }
 
 /// Lowers a kernel function, or returns every error found.
 pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
-    let mut lw = Lower {
+    let mut lw = Lower::new(item);
+    lw.signature(&item.sig);
+    let body = lw.block(&item.block, false);
+    lw.finish(item, body)
+}
+
+impl Lower {
+    fn new(item: &syn::ItemFn) -> Lower {
+        Lower {
         infer: Infer::default(),
         params: Vec::new(),
         locals: Vec::new(),
@@ -75,9 +91,15 @@ pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
         errors: Vec::new(),
         uses_barrier: false,
         loop_depth: 0,
-    };
-    lw.signature(&item.sig);
-    let body = lw.block(&item.block, false);
+        callees: Vec::new(),
+        ret: None,
+        self_name: names::key(&item.sig.ident),
+        }
+    }
+
+    /// The lowered function, or every error found.
+    fn finish(self, item: &syn::ItemFn, body: Block) -> Result<Kernel, syn::Error> {
+    let mut lw = self;
     let name = names::key(&item.sig.ident);
     // The entry keeps the kernel's name where C allows (`float` becomes
     // `float_kernel`, `r#fn` `fn_kernel`, `__global__` `global_kernel`).
@@ -96,6 +118,8 @@ pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
         body_consts: std::mem::take(&mut lw.body_consts),
         body,
         uses_barrier: lw.uses_barrier,
+        callees: std::mem::take(&mut lw.callees),
+        ret: lw.ret.take(),
     };
     if let Some(first) = lw.errors.into_iter().reduce(|mut a, b| {
         a.combine(b);
@@ -105,9 +129,8 @@ pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
     }
     resolve_kernel(&lw.infer, &mut kernel);
     Ok(kernel)
-}
+    }
 
-impl Lower {
     /// The C/Rust name of a new binding of the user's name `wanted`: the name
     /// itself the first time if it is free (see `names`), else a suffixed or
     /// sanitized name that is neither given out nor spelled anywhere in the
