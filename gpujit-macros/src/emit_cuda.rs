@@ -127,7 +127,7 @@ pub fn emit_parts(k: &Kernel, lines: Option<SourceLines<'_>>) -> Parts {
     let params: Vec<String> = k.params.iter().flat_map(param_decls).collect();
     let head = format!("__device__ {own}_ret {own}({})", params.join(", "));
     let _ = writeln!(decl, "{head};");
-    e.line(crate::device::CONSTS);
+    e.out.push_str(crate::device::CONSTS);
     for c in &k.body_consts {
         let value = e.expr(&c.value);
         e.line(&format!("constexpr {} {} = {};", c.ty.c_name(), c.name, value));

@@ -167,7 +167,9 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let shared_bytes = &cpu.shared_bytes;
     let shared_align = &cpu.shared_align;
     let body = &cpu.body;
-    let uses_barrier = k.uses_barrier;
+    // A device function may reach a barrier (known at run time only): the
+    // launch then sizes coroutine stacks (see `device`).
+    let uses_barrier = k.uses_barrier || !k.callees.is_empty();
     let blk = block_ident();
 
     // Launch.
