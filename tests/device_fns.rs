@@ -89,7 +89,12 @@ fn arrays_and_tuples() -> gpujit::Result<()> {
     let mut at = gpujit::zeros::<u32>(n)?;
     let mut rows = gpujit::zeros::<f32>((n, 3))?;
     windows![1, 32](&d_x, &mut mins, &mut maxs, &mut at, &mut rows)?;
-    let (mins, maxs, at, rows) = (mins.copy_to_host()?, maxs.copy_to_host()?, at.copy_to_host()?, rows.copy_to_host()?);
+    let (mins, maxs, at, rows) = (
+        mins.copy_to_host()?,
+        maxs.copy_to_host()?,
+        at.copy_to_host()?,
+        rows.copy_to_host()?,
+    );
     for w in 0..n {
         let win = &x[4 * w..4 * w + 4];
         let mn = win.iter().copied().fold(f32::INFINITY, f32::min);
@@ -123,7 +128,13 @@ fn is_odd(n: u32) -> bool {
 fn parity(out: &mut [u8]) {
     let i = grid(1);
     if i < out.len() {
-        out[i] = if is_even(i as u32) { 2 } else if is_odd(i as u32) { 1 } else { 0 };
+        out[i] = if is_even(i as u32) {
+            2
+        } else if is_odd(i as u32) {
+            1
+        } else {
+            0
+        };
     }
 }
 
@@ -183,8 +194,13 @@ fn device_functions_from_another_crate() -> gpujit::Result<()> {
     let a: Vec<i32> = (0..30).map(|i| i * 3 - 20).collect();
     let mut clamped = gpujit::zeros::<f32>(30)?;
     let mut sums = gpujit::zeros::<i32>(30)?;
-    clamp_and_sum![1, 32](&gpujit::to_device(&x)?, &gpujit::to_device(&a)?, &mut clamped, &mut sums)?;
-    let want_c: Vec<f32> = x.iter().map(|v| v.max(-1.0).min(1.0)).collect();
+    clamp_and_sum![1, 32](
+        &gpujit::to_device(&x)?,
+        &gpujit::to_device(&a)?,
+        &mut clamped,
+        &mut sums,
+    )?;
+    let want_c: Vec<f32> = x.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
     let want_s: Vec<i32> = (0..30).map(|i| a[..i].iter().sum()).collect();
     assert_eq!(clamped.copy_to_host()?, want_c);
     assert_eq!(sums.copy_to_host()?, want_s);
@@ -262,7 +278,11 @@ fn barrier_in_a_device_function() -> gpujit::Result<()> {
         }
     }
     if gpujit::detect().kind == gpujit::BackendKind::Cpu {
-        assert_eq!(gpujit::__private::last_launch_coroutine_blocks(), 3, "the coroutine path runs every block");
+        assert_eq!(
+            gpujit::__private::last_launch_coroutine_blocks(),
+            3,
+            "the coroutine path runs every block"
+        );
     }
     Ok(())
 }
@@ -279,25 +299,57 @@ fn barrier_free_callees_keep_the_thread_loops() -> gpujit::Result<()> {
 fn cuda_source_holds_each_device_function_once() {
     let src = parity::cuda_source();
     for f in ["gj_dev_is_even", "gj_dev_is_odd"] {
-        assert_eq!(src.matches(&format!("__device__ {f}_ret {f}(unsigned int n);")).count(), 1, "{f}:\n{src}");
-        assert_eq!(src.matches(&format!("__device__ {f}_ret {f}(unsigned int n) {{")).count(), 1, "{f}:\n{src}");
+        assert_eq!(
+            src.matches(&format!("__device__ {f}_ret {f}(unsigned int n);")).count(),
+            1,
+            "{f}:\n{src}"
+        );
+        assert_eq!(
+            src.matches(&format!("__device__ {f}_ret {f}(unsigned int n) {{"))
+                .count(),
+            1,
+            "{f}:\n{src}"
+        );
     }
     // Forward declarations before any definition.
-    assert!(src.find("gj_dev_is_odd(unsigned int n);").unwrap() < src.find(") {").unwrap(), "{src}");
+    assert!(
+        src.find("gj_dev_is_odd(unsigned int n);").unwrap() < src.find(") {").unwrap(),
+        "{src}"
+    );
     let src = norms::cuda_source();
-    assert_eq!(src.matches("gj_dev_square_ret gj_dev_square(int x) {").count(), 1, "{src}");
-    assert_eq!(src.matches("gj_dev_norm2_ret gj_dev_norm2(int x, int y) {").count(), 1, "{src}");
+    assert_eq!(
+        src.matches("gj_dev_square_ret gj_dev_square(int x) {").count(),
+        1,
+        "{src}"
+    );
+    assert_eq!(
+        src.matches("gj_dev_norm2_ret gj_dev_norm2(int x, int y) {").count(),
+        1,
+        "{src}"
+    );
     let src = lucas::lucas_recursive::cuda_source();
-    assert!(src.contains("return gj_dev_lucas_rec(n - 1ull) + gj_dev_lucas_rec(n - 2ull);"), "{src}");
+    assert!(
+        src.contains("return gj_dev_lucas_rec(n - 1ull) + gj_dev_lucas_rec(n - 2ull);"),
+        "{src}"
+    );
     assert!(src.contains("out[n] = gj_dev_lucas_rec(n);"), "{src}");
     // Values of a callee's types are named by its typedefs, with Rust's semantics.
     let src = callee_literals::cuda_source();
     // (`h` is stored into an `f32` array: its type is known.)
     assert!(src.contains("const float h = gj_dev_halve(x[i]);"), "{src}");
-    assert!(src.contains("gj_dev_halve(gj_lit<gj_dev_halve_arg0>(0.3f, 0.3))"), "{src}");
-    assert!(src.contains("gj_dev_wrap_add((gj_dev_wrap_add_arg0)200, (unsigned char)i)"), "{src}");
+    assert!(
+        src.contains("gj_dev_halve(gj_lit<gj_dev_halve_arg0>(0.3f, 0.3))"),
+        "{src}"
+    );
+    assert!(
+        src.contains("gj_dev_wrap_add((gj_dev_wrap_add_arg0)200, (unsigned char)i)"),
+        "{src}"
+    );
     let src = windows::cuda_source();
-    assert!(src.contains("typedef gj_tuple3<float, float, unsigned long long> gj_dev_min_max_ret;"), "{src}");
+    assert!(
+        src.contains("typedef gj_tuple3<float, float, unsigned long long> gj_dev_min_max_ret;"),
+        "{src}"
+    );
     assert!(src.contains("gj_dev_fill_row(rows, rows_d0, rows_d1, "), "{src}");
 }
 

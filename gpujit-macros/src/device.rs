@@ -217,7 +217,10 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
         let path = &c.rust_path;
         quote! { const _: () = if let #path = #path {}; }
     });
-    let doc = format!("The machinery of the device function `{}` (see `gpujit::gpu_device`).", k.name);
+    let doc = format!(
+        "The machinery of the device function `{}` (see `gpujit::gpu_device`).",
+        k.name
+    );
 
     quote! {
         #[doc = #doc]
@@ -299,6 +302,9 @@ fn host_fn(func: &syn::ItemFn) -> TokenStream {
     let mut f = rewritten.unwrap_or_else(|| func.clone());
     f.attrs = func.attrs.clone();
     f.vis = func.vis.clone();
+    // The kernel language loops over ranges only: clippy's iterator advice
+    // cannot be followed in a device function.
+    f.attrs.push(syn::parse_quote!(#[allow(clippy::needless_range_loop)]));
     let block = &f.block;
     f.block = syn::parse_quote!({
         #[allow(unused_imports)]

@@ -88,14 +88,13 @@ pub fn emit_parts(k: &Kernel, lines: Option<SourceLines<'_>>) -> Parts {
         let mut helpers: Vec<&'static str> = Vec::new();
         let mut rest = text.as_str();
         // `emit` writes the helpers first; split them off, each one whole.
-        loop {
-            match HELPERS.iter().map(|h| helper_source(h)).find(|h| !h.is_empty() && rest.starts_with(*h)) {
-                Some(h) => {
-                    helpers.push(h);
-                    rest = &rest[h.len()..];
-                }
-                None => break,
-            }
+        while let Some(h) = HELPERS
+            .iter()
+            .map(|h| helper_source(h))
+            .find(|h| !h.is_empty() && rest.starts_with(*h))
+        {
+            helpers.push(h);
+            rest = &rest[h.len()..];
         }
         return Parts {
             helpers,

@@ -73,11 +73,16 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
     let typecheck = typecheck::typecheck_copy(&func);
     let mut errors = Vec::new();
     if attr.to_string().trim() == "device" {
-        errors.push(syn::Error::new_spanned(
+        // One error: the function is not a kernel, so nothing else applies.
+        let mut out = syn::Error::new_spanned(
             &attr,
             "`#[gpu_kernel(device)]` is not how gpujit marks a device function\n  = help: write `#[gpu_device]` (Numba's `@cuda.jit(device=True)`)",
-        ));
-    } else if !attr.is_empty() {
+        )
+        .to_compile_error();
+        out.extend(item2);
+        return out.into();
+    }
+    if !attr.is_empty() {
         errors.push(syn::Error::new_spanned(&attr, "#[gpu_kernel] takes no arguments"));
     }
     let name = names::key(&func.sig.ident);

@@ -170,7 +170,12 @@ mod tests {
 
     #[test]
     fn mutual_recursion_links_each_function_once_with_free_names() {
-        let text = link(&[&EVEN, &ODD], &["H1\n"], &[Piece::Callee(1), Piece::Text("(3);")], &["gj_dev_is_even_2"]);
+        let text = link(
+            &[&EVEN, &ODD],
+            &["H1\n"],
+            &[Piece::Callee(1), Piece::Text("(3);")],
+            &["gj_dev_is_even_2"],
+        );
         assert_eq!(text.matches("H1").count(), 1, "{text}");
         assert_eq!(text.matches("bool gj_dev_is_even(int n);").count(), 1, "{text}");
         // The second function with the same base (and the taken `_2`) gets `_3`.
@@ -179,7 +184,10 @@ mod tests {
         assert!(text.contains("return n != 0 && gj_dev_is_even(n - 1);"), "{text}");
         assert!(text.ends_with("gj_dev_is_even_3(3);"), "{text}");
         // Declarations precede every definition.
-        assert!(text.rfind(");\n").unwrap() < text.find('{').unwrap() || text.find("(int n);").unwrap() < text.find('{').unwrap());
+        assert!(
+            text.rfind(");\n").unwrap() < text.find('{').unwrap()
+                || text.find("(int n);").unwrap() < text.find('{').unwrap()
+        );
         assert!(reaches_barrier(&[&EVEN]));
         assert!(!reaches_barrier(&[]));
     }

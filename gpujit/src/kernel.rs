@@ -18,6 +18,10 @@
 //! | `shared_array::<[[f32; 16]; 16]>()` | `__shared__ float s[16][16];` | indexed `s[i][j]` |
 //! | `syncthreads()` | `__syncthreads()` | |
 //!
+//! Kernels call device functions, marked [`#[gpu_device]`](crate::gpu_device)
+//! (Numba's `@cuda.jit(device=True)`): scalars, arrays and tuples in,
+//! nothing, a scalar or a tuple out, recursion allowed.
+//!
 //! Shared array sizes must be compile-time constants: literals, `const`s, or
 //! arithmetic on them. The functions here exist so that the macro can let rustc
 //! type-check your kernel body; calling them from host code is a mistake.

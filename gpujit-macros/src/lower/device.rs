@@ -14,6 +14,16 @@ use crate::model::*;
 pub fn lower_device(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
     let mut lw = Lower::new(item);
     lw.device_signature(&item.sig);
+    if !lw.errors.is_empty() && matches!(item.sig.output, syn::ReturnType::Type(..)) && lw.ret == Some(RetTy::Unit) {
+        // The return type was refused: the body's `return`s would only repeat it.
+        return lw.finish(
+            item,
+            Block {
+                stmts: Vec::new(),
+                tail: None,
+            },
+        );
+    }
     let mut body = (*item.block).clone();
     if lw.ret != Some(RetTy::Unit) {
         returnify(&mut body);
@@ -99,9 +109,8 @@ impl Lower {
             }
         }
         if let syn::ReturnType::Type(_, ty) = &sig.output {
-            match self.ret_type(ty) {
-                Some(r) => self.ret = Some(r),
-                None => {}
+            if let Some(r) = self.ret_type(ty) {
+                self.ret = Some(r);
             }
         }
     }
