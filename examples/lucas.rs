@@ -1,7 +1,9 @@
 //! Lucas numbers, one thread per n (the seed's second program).
 //!
 //! L(0) = 2, L(1) = 1, L(n) = L(n-1) + L(n-2); each thread computes its own
-//! L(n) iteratively. Expected: L(40) = 228826127.
+//! L(n) iteratively. Expected: L(40) = 228826127. Then the same for n <= 30
+//! with the seed's recursive definition as a recursive device function
+//! (`#[gpu_device]`), checked against the iterative kernel.
 //!
 //! Run: `cargo run --release --example lucas`
 
@@ -21,6 +23,34 @@ pub fn lucas(out: &mut [u64]) {
         }
         out[n] = a;
     }
+}
+
+/// The seed's recursive definition, as a device function that calls itself.
+#[gpu_device]
+pub fn lucas_rec(n: u64) -> u64 {
+    if n == 0 {
+        2
+    } else if n == 1 {
+        1
+    } else {
+        lucas_rec(n - 1) + lucas_rec(n - 2)
+    }
+}
+
+/// `out[n] = L(n)` through the recursive device function.
+#[gpu_kernel]
+pub fn lucas_recursive(out: &mut [u64]) {
+    let n = grid(1);
+    if n < out.len() {
+        out[n] = lucas_rec(n as u64);
+    }
+}
+
+/// L(0..=max_n) through [`lucas_rec`] on the current backend.
+pub fn lucas_rec_table(max_n: usize) -> gpujit::Result<Vec<u64>> {
+    let mut d_out = gpujit::device_array::<u64>(max_n + 1)?;
+    lucas_recursive![(max_n + 1).div_ceil(32), 32](&mut d_out)?;
+    d_out.copy_to_host()
 }
 
 /// L(0..=max_n) on the current backend, 64 threads per block.
@@ -72,7 +102,13 @@ fn run() -> gpujit::Result<()> {
         "median of 9 warm runs (launch + copies): {}",
         gpujit_examples::human_time(t)
     );
-    if got != EXPECTED_L40 || table != host {
+    const MAX_REC: usize = 30;
+    let rec = lucas_rec_table(MAX_REC)?;
+    println!(
+        "recursive device function, L(0..={MAX_REC}) equals the iterative kernel: {}",
+        gpujit_examples::verdict(rec[..] == table[..=MAX_REC])
+    );
+    if got != EXPECTED_L40 || table != host || rec[..] != table[..=MAX_REC] {
         std::process::exit(1);
     }
     Ok(())

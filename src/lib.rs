@@ -83,3 +83,25 @@ pub mod kernels {
         }
     }
 }
+
+/// Device functions for the cross-crate tests (`tests/device_fns.rs`):
+/// kernels in other crates call them after `use gpujit_examples::device_fns::...`.
+pub mod device_fns {
+    use gpujit::prelude::*;
+
+    /// `x` limited to `lo..=hi` (`hi` wins if `lo > hi`, as a GPU's `fminf(fmaxf(..))`).
+    #[gpu_device]
+    pub fn clamp_to(x: f32, lo: f32, hi: f32) -> f32 {
+        x.max(lo).min(hi)
+    }
+
+    /// The sum of `a[from..to]` (bounds-checked on the CPU backend).
+    #[gpu_device]
+    pub fn range_sum(a: &[i32], from: usize, to: usize) -> i32 {
+        let mut s = 0;
+        for i in from..to {
+            s += a[i];
+        }
+        s
+    }
+}

@@ -275,6 +275,7 @@ fn all_kernels() -> Vec<&'static KernelDef> {
     let mut all: Vec<&'static KernelDef> = vec![
         &loop_test::loop_kernel::KERNEL,
         &lucas::lucas::KERNEL,
+        &lucas::lucas_recursive::KERNEL,
         &grayscale::rgb_to_grayscale::KERNEL,
         &matmul::matmul_naive::KERNEL,
         &matmul::matmul_tiled::KERNEL,
@@ -1051,6 +1052,14 @@ fn seed_kernels_agree() {
             EXACT,
         ),
         (&lucas::lucas::KERNEL, lin(1), (64, 1, 1), vec![z::<u64>(&[41])], EXACT),
+        // A recursive device function (`#[gpu_device]`), linked into the kernel's C.
+        (
+            &lucas::lucas_recursive::KERNEL,
+            lin(1),
+            (32, 1, 1),
+            vec![z::<u64>(&[25])],
+            EXACT,
+        ),
         (
             &saxpy::saxpy::KERNEL,
             lin(2),

@@ -440,7 +440,7 @@ pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<T
                 quote! { <#ty as ::core::default::Default>::default() }
             }
             Ty::Idx3 => quote! { <::gpujit::Idx3 as ::core::default::Default>::default() },
-            Ty::Opaque(_) | Ty::Var(_) => return None,
+            Ty::Opaque(_) | Ty::Callee(..) | Ty::Var(_) => return None,
         };
         em.spilled[id] = true;
         let arr = spill_ident(l);

@@ -92,7 +92,7 @@ pub fn emit(k: &Kernel) -> CpuCode {
             let #name = #blk.shared::<#elem>(#off, &[#({ const GJ_DIM: usize = #dims; GJ_DIM }),*], #label);
         });
     }
-    body.extend(crate::cpu_split::block_body(k));
+    body.extend(crate::device::block_body(k));
     CpuCode {
         prelude,
         shared_bytes: end,
@@ -145,6 +145,13 @@ impl<'a> Emitter<'a> {
             lockstep_break: None,
             sites: Cell::new(0),
         }
+    }
+
+    /// Numbers the `syncthreads()` sites from `first` (a device function's
+    /// apart from its kernel's, for the divergent-barrier check).
+    pub fn first_site(self, first: u32) -> Self {
+        self.sites.set(first);
+        self
     }
 
     /// Local `id` as a place. A spilled local is a Rust local too: each
@@ -366,6 +373,10 @@ impl<'a> Emitter<'a> {
                 quote! { { #ex[#t.lin()].set(true); return; } }
             }
             Stmt::Return => quote! { return; },
+            Stmt::ReturnValue(e) => {
+                let v = self.expr(e);
+                quote! { return #v; }
+            }
             Stmt::SyncThreads => {
                 let site = self.next_site();
                 quote! { #t.syncthreads(#site); }
@@ -382,7 +393,13 @@ impl<'a> Emitter<'a> {
     fn loop_body(&self, b: &Block) -> TokenStream {
         let t = thread_ident();
         let inner = self.block_stmts(b);
-        quote! { { if #t.cancelled() { return; } #inner } }
+        // A device function returns a default value; its caller stops at
+        // its own next check.
+        let ret = match self.k.ret {
+            Some(_) => quote! { ::core::default::Default::default() },
+            None => TokenStream::new(),
+        };
+        quote! { { if #t.cancelled() { return #ret; } #inner } }
     }
 
     /// The view, its store method and its load method for `n` indices.
@@ -553,6 +570,24 @@ impl<'a> Emitter<'a> {
                     _ => quote! { #variant(#(#vals),*) },
                 };
                 quote! { #view.atomic(#t, [#(#idx),*], ::gpujit::__private::AtomicOp::#op) }
+            }
+            ExprKind::Call(k, args) => {
+                let path = &self.k.callees[*k].path;
+                let args = args.iter().map(|a| self.expr(a));
+                quote! { #path::gj_cpu(#t, #(#args),*) }
+            }
+            ExprKind::ArrayArg(p) => {
+                let name = ident(&self.k.params[*p].name);
+                quote! { #name }
+            }
+            ExprKind::Tuple(parts) => {
+                let parts = parts.iter().map(|a| self.expr(a));
+                quote! { (#(#parts,)*) }
+            }
+            ExprKind::TupleField(tuple, i) => {
+                let v = self.expr(tuple);
+                let i = syn::Index::from(*i);
+                quote! { (#v).#i }
             }
             ExprKind::If(c, a, b) => {
                 let c = self.expr(c);

@@ -28,6 +28,13 @@ pub struct SourceLines<'a> {
 /// `#line` directives naming their Rust file and line, so that NVRTC's
 /// messages point at the Rust source.
 pub fn emit(k: &Kernel, lines: Option<SourceLines<'_>>) -> (String, BTreeSet<usize>) {
+    let (helpers, def, typed_consts) = kernel_text(k, lines);
+    (helpers.concat() + &def, typed_consts)
+}
+
+/// The kernel's CUDA C as the helper texts it needs, in order, and the rest
+/// (`#line`, the `__global__` function); and the outside constants it names.
+fn kernel_text(k: &Kernel, lines: Option<SourceLines<'_>>) -> (Vec<&'static str>, String, BTreeSet<usize>) {
     let mut e = Emitter {
         k,
         out: String::new(),
@@ -46,10 +53,8 @@ pub fn emit(k: &Kernel, lines: Option<SourceLines<'_>>) -> (String, BTreeSet<usi
     e.block_body(&k.body);
     let body = std::mem::take(&mut e.out);
 
+    let helpers: Vec<&'static str> = e.helpers.iter().map(|h| helper_source(h)).collect();
     let mut text = String::new();
-    for h in &e.helpers {
-        text.push_str(helper_source(h));
-    }
     if let Some(SourceLines { file, line }) = lines {
         // Later directives name only a line: the file carries over.
         let _ = writeln!(text, "#line {line} \"{}\"", c_string_body(file));
@@ -61,7 +66,7 @@ pub fn emit(k: &Kernel, lines: Option<SourceLines<'_>>) -> (String, BTreeSet<usi
         k.entry,
         params.join(", ")
     );
-    (text, e.typed_consts)
+    (helpers, text, e.typed_consts)
 }
 
 /// Whether `e` calls a numeric method (a body `const` may: Rust's integer
@@ -75,6 +80,76 @@ fn calls_math(e: &Expr) -> bool {
         ExprKind::If(c, a, b) => calls_math(c) || [a, b].iter().any(|blk| blk.tail.as_ref().is_some_and(calls_math)),
         _ => false,
     })
+}
+
+/// A kernel or device function as its parts, for `gpujit::__private::link`
+/// (see `device`): the helper texts it needs, its declaration (device
+/// functions: `typedef`s of its signature's types and its prototype; empty
+/// for a kernel), its definition, and the outside constants whose `typedef`
+/// it names. Names of callees are holes (`device::callee_name`).
+pub struct Parts {
+    pub helpers: Vec<&'static str>,
+    pub decl: String,
+    pub def: String,
+    pub typed_consts: BTreeSet<usize>,
+}
+
+/// `k` as [`Parts`]: a `__device__` function if `k.ret` is set, else the
+/// kernel (as [`emit`] writes it, without its helpers).
+pub fn emit_parts(k: &Kernel, lines: Option<SourceLines<'_>>) -> Parts {
+    let mut e = Emitter {
+        k,
+        out: String::new(),
+        helpers: BTreeSet::new(),
+        typed_consts: BTreeSet::new(),
+        indent: 1,
+        lines: lines.is_some(),
+    };
+    let Some(ret) = &k.ret else {
+        let (helpers, def, typed_consts) = kernel_text(k, lines);
+        return Parts {
+            helpers,
+            decl: String::new(),
+            def,
+            typed_consts,
+        };
+    };
+    let own = crate::device::OWN;
+    let mut decl = String::new();
+    let ret_c = match ret {
+        RetTy::Unit => "void".to_string(),
+        RetTy::Scalar(s) => s.c_name().to_string(),
+        RetTy::Tuple(parts) => {
+            e.helpers.insert("gj_tuple");
+            for (i, s) in parts.iter().enumerate() {
+                let _ = writeln!(decl, "typedef {} {own}_ret{i};", s.c_name());
+            }
+            let names: Vec<&str> = parts.iter().map(|s| s.c_name()).collect();
+            format!("gj_tuple{}<{}>", parts.len(), names.join(", "))
+        }
+    };
+    let _ = writeln!(decl, "typedef {ret_c} {own}_ret;");
+    for (i, p) in k.params.iter().enumerate() {
+        if let ParamKind::Scalar(s) = p.kind {
+            let _ = writeln!(decl, "typedef {} {own}_arg{i};", s.c_name());
+        }
+    }
+    let params: Vec<String> = k.params.iter().flat_map(param_decls).collect();
+    let head = format!("__device__ {own}_ret {own}({})", params.join(", "));
+    let _ = writeln!(decl, "{head};");
+    e.out.push_str(crate::device::CONSTS);
+    for c in &k.body_consts {
+        let value = e.expr(&c.value);
+        e.line(&format!("constexpr {} {} = {};", c.ty.c_name(), c.name, value));
+    }
+    e.block_body(&k.body);
+    let body = std::mem::take(&mut e.out);
+    Parts {
+        helpers: e.helpers.iter().map(|h| helper_source(h)).collect(),
+        decl,
+        def: format!("{head} {{\n{body}}}\n"),
+        typed_consts: e.typed_consts,
+    }
 }
 
 /// The C parameters one kernel parameter becomes: arrays pass their pointer,
@@ -103,6 +178,7 @@ fn helper_source(name: &str) -> &'static str {
         "gj_atomic_max_f32" => ATOMIC_MAX_F32,
         "gj_atomic_min_f64" => ATOMIC_MIN_F64,
         "gj_atomic_max_f64" => ATOMIC_MAX_F64,
+        "gj_tuple" => "template <class A, class B> struct gj_tuple2 { A f0; B f1; };\ntemplate <class A, class B, class C> struct gj_tuple3 { A f0; B f1; C f2; };\ntemplate <class A, class B, class C, class D> struct gj_tuple4 { A f0; B f1; C f2; D f3; };\n",
         other => cuda_math::helper_source(other).unwrap_or(""),
     }
 }
@@ -337,6 +413,7 @@ impl Emitter<'_> {
                 self.typed_consts.insert(c);
                 self.k.extern_consts[c].type_name.clone()
             }
+            Ty::Callee(k, which) => crate::device::callee_type(k, which),
             Ty::Opaque(None) | Ty::Var(_) => "auto".into(),
         }
     }
@@ -349,6 +426,10 @@ impl Emitter<'_> {
                 self.helpers.insert("gj_generic");
                 self.typed_consts.insert(c);
                 Some(self.k.extern_consts[c].type_name.clone())
+            }
+            Ty::Callee(k, which) => {
+                self.helpers.insert("gj_generic");
+                Some(crate::device::callee_type(k, which))
             }
             _ => None,
         }
@@ -536,6 +617,10 @@ impl Emitter<'_> {
             Stmt::Break => self.line("break;"),
             Stmt::Continue => self.line("continue;"),
             Stmt::Return => self.line("return;"),
+            Stmt::ReturnValue(e) => {
+                let v = self.expr(e);
+                self.line(&format!("return {v};"));
+            }
             Stmt::SyncThreads => self.line("__syncthreads();"),
             Stmt::Fence(scope) => self.line(match scope {
                 FenceScope::Block => "__threadfence_block();",
@@ -797,6 +882,23 @@ impl Emitter<'_> {
                 let vals: Vec<String> = vals.iter().map(|v| self.expr(v)).collect();
                 self.atomic(*f, self.k.elem_type(*a), &place, &vals)
             }
+            ExprKind::Call(k, args) => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("{}({})", crate::device::callee_name(*k), args.join(", "))
+            }
+            // The pointer, then the extents, as a kernel receives them.
+            ExprKind::ArrayArg(p) => {
+                let p = &self.k.params[*p];
+                std::iter::once(p.name.clone())
+                    .chain(p.dims.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+            ExprKind::Tuple(parts) => {
+                let parts: Vec<String> = parts.iter().map(|a| self.expr(a)).collect();
+                format!("{}{{{}}}", crate::device::own_type(), parts.join(", "))
+            }
+            ExprKind::TupleField(t, i) => format!("{}.f{i}", paren(self.expr(t))),
             ExprKind::If(c, a, b) => {
                 // `else if` chains as `c ? a : c2 ? a2 : b`: `?:` groups to
                 // the right, so no parentheses nest per arm.
@@ -1014,7 +1116,7 @@ fn c_prec(op: BinOp) -> u8 {
 
 /// The C precedence of the text `Emitter::expr` produces for `e`.
 fn emitted_prec(e: &Expr) -> u8 {
-    let generic = |ty: Ty| matches!(ty, Ty::Opaque(Some(_)));
+    let generic = |ty: Ty| matches!(ty, Ty::Opaque(Some(_)) | Ty::Callee(..));
     match &e.kind {
         // Calls of the generic helpers (`gj_add<T>(a, b)`), or a cast for a literal.
         ExprKind::Binary(op, a, _) if generic(a.ty) && generic_op(*op).is_some() => PRIMARY,

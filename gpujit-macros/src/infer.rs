@@ -17,9 +17,10 @@ pub enum VarKind {
 
 #[derive(Debug, Clone, Copy)]
 enum State {
-    /// `Some(c)`: the variable met outside constant `c`, whose type only rustc
-    /// knows; if nothing else fixes it, it has `c`'s type instead of a default.
-    Unbound(VarKind, Option<usize>),
+    /// `Some(t)`: the variable met a value of type `t` that only rustc knows
+    /// (an outside constant's, a device function's); if nothing else fixes
+    /// it, it has that type instead of a default.
+    Unbound(VarKind, Option<Ty>),
     Bound(Ty),
     Link(u32),
 }
@@ -34,6 +35,7 @@ fn describe(ty: Ty) -> String {
         Ty::Scalar(s) => format!("`{}`", s.rust_name()),
         Ty::Idx3 => "an index triple (`.x .y .z`)".into(),
         Ty::Opaque(_) => "an outside constant".into(),
+        Ty::Callee(..) => "a device function's type".into(),
         Ty::Var(_) => "an inferred type".into(),
     }
 }
@@ -64,7 +66,14 @@ impl Infer {
     /// The type of outside constant `index`: any type, which it passes on to
     /// every literal and binding it meets.
     pub fn fresh_const(&mut self, index: usize) -> Ty {
-        self.vars.push(State::Unbound(VarKind::Any, Some(index)));
+        self.fresh_opaque(Ty::Opaque(Some(index)))
+    }
+
+    /// A value of `opaque`, a type only rustc knows (`Ty::Opaque`,
+    /// `Ty::Callee`): any type, which it passes on to every literal and
+    /// binding it meets.
+    pub fn fresh_opaque(&mut self, opaque: Ty) -> Ty {
+        self.vars.push(State::Unbound(VarKind::Any, Some(opaque)));
         Ty::Var(self.vars.len() as u32 - 1)
     }
 
@@ -88,7 +97,7 @@ impl Infer {
         }
     }
 
-    fn origin(&self, v: u32) -> Option<usize> {
+    fn origin(&self, v: u32) -> Option<Ty> {
         match self.vars[v as usize] {
             State::Unbound(_, origin) => origin,
             _ => None,
@@ -140,7 +149,7 @@ impl Infer {
     /// literals `f64`, outside constants stay opaque.
     pub fn resolve(&self, ty: Ty) -> Ty {
         match self.shallow(ty) {
-            Ty::Var(v) if self.origin(v).is_some() => Ty::Opaque(self.origin(v)),
+            Ty::Var(v) if self.origin(v).is_some() => self.origin(v).unwrap_or(Ty::Opaque(None)),
             Ty::Var(v) => match self.kind(v) {
                 VarKind::Int => Ty::Scalar(Scalar::I32),
                 VarKind::Float => Ty::Scalar(Scalar::F64),

@@ -15,6 +15,7 @@ use proc_macro::TokenStream;
 mod cpu_lockstep;
 mod cpu_split;
 mod cuda_math;
+mod device;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;
@@ -26,6 +27,17 @@ mod reserved;
 mod spelling;
 mod typecheck;
 mod visit;
+
+/// Marks a function as a device function, as Numba's `@cuda.jit(device=True)`
+/// does: kernels and other device functions call it.
+///
+/// Generates, next to the function (which stays callable from host code),
+/// a module of the same name with its CPU version and CUDA C. See the
+/// `gpujit` crate.
+#[proc_macro_attribute]
+pub fn gpu_device(attr: TokenStream, item: TokenStream) -> TokenStream {
+    stacker::grow(64 << 20, || device::gpu_device_impl(attr, item))
+}
 
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
@@ -62,6 +74,16 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let typecheck = typecheck::typecheck_copy(&func);
     let mut errors = Vec::new();
+    if attr.to_string().trim() == "device" {
+        // One error: the function is not a kernel, so nothing else applies.
+        let mut out = syn::Error::new_spanned(
+            &attr,
+            "`#[gpu_kernel(device)]` is not how gpujit marks a device function\n  = help: write `#[gpu_device]` (Numba's `@cuda.jit(device=True)`)",
+        )
+        .to_compile_error();
+        out.extend(item2);
+        return out.into();
+    }
     if !attr.is_empty() {
         errors.push(syn::Error::new_spanned(&attr, "#[gpu_kernel] takes no arguments"));
     }

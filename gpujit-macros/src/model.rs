@@ -108,8 +108,40 @@ pub enum Ty {
     /// `type_name`, declared by the runtime), or unknown (`None`, only after
     /// an error or for a binding nothing constrains; CUDA C writes `auto`).
     Opaque(Option<usize>),
+    /// A type of device function `Kernel::callees[k]`'s signature, which
+    /// only rustc and that function's own CUDA C know (see `device`).
+    Callee(usize, CalleeTy),
     /// An inference variable; only while lowering.
     Var(u32),
+}
+
+/// Which type of a device function's signature a `Ty::Callee` is: CUDA C
+/// names it by the `typedef` the function declares (`NAME_ret`, `NAME_ret1`,
+/// `NAME_arg0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CalleeTy {
+    Ret,
+    /// Component `i` of a tuple return.
+    RetField(usize),
+    /// Scalar parameter `i`.
+    Arg(usize),
+}
+
+/// A device function a kernel or device function calls, by the path the
+/// user wrote (its machinery is the module of the same name).
+#[derive(Debug, Clone)]
+pub struct Callee {
+    pub path: TokenStream,
+    /// The path as text, for messages.
+    pub label: String,
+}
+
+/// What a device function returns (kernels return nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RetTy {
+    Unit,
+    Scalar(Scalar),
+    Tuple(Vec<Scalar>),
 }
 
 /// Index into `Kernel::locals`.
@@ -604,6 +636,14 @@ pub enum ExprKind {
     /// `atomic_add(&mut a[i, ..], v)` & co.: the function, the element
     /// (array and indices, as in `Load`) and the operands; the old value.
     Atomic(AtomicFn, ArrayRef, Vec<Expr>, Vec<Expr>),
+    /// A call of device function `Kernel::callees[k]`.
+    Call(usize, Vec<Expr>),
+    /// An array parameter passed whole to a device function.
+    ArrayArg(usize),
+    /// `(a, b)`: only as a device function's return value.
+    Tuple(Vec<Expr>),
+    /// Component `i` of a tuple a device function returned.
+    TupleField(Box<Expr>, usize),
 }
 
 /// The block-wide votes, CUDA's `__syncthreads_count/and/or`.
@@ -731,6 +771,8 @@ pub enum Stmt {
     Break,
     Continue,
     Return,
+    /// `return v` (or the tail value) of a device function.
+    ReturnValue(Expr),
     SyncThreads,
     /// `threadfence()` & co.
     Fence(FenceScope),
@@ -755,6 +797,10 @@ pub struct Kernel {
     pub body_consts: Vec<BodyConst>,
     pub body: Block,
     pub uses_barrier: bool,
+    /// The device functions called, each once (`ExprKind::Call` indexes it).
+    pub callees: Vec<Callee>,
+    /// `Some` for a device function: what it returns.
+    pub ret: Option<RetTy>,
 }
 
 impl Kernel {

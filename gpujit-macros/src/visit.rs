@@ -22,7 +22,7 @@ pub fn stmt_children<'a>(s: &'a Stmt, f: &mut dyn FnMut(Child<'a>)) {
             }
             f(Child::Expr(value));
         }
-        Stmt::Expr(e) => f(Child::Expr(e)),
+        Stmt::Expr(e) | Stmt::ReturnValue(e) => f(Child::Expr(e)),
         Stmt::If { cond, then, els } => {
             f(Child::Expr(cond));
             f(Child::Block(then));
@@ -65,7 +65,10 @@ pub fn expr_children<'a>(e: &'a Expr, f: &mut dyn FnMut(Child<'a>)) {
             f(Child::Expr(a));
             f(Child::Expr(b));
         }
-        ExprKind::Load(_, args) | ExprKind::Math(_, args) => args.iter().for_each(|x| f(Child::Expr(x))),
+        ExprKind::Load(_, args) | ExprKind::Math(_, args) | ExprKind::Call(_, args) | ExprKind::Tuple(args) => {
+            args.iter().for_each(|x| f(Child::Expr(x)))
+        }
+        ExprKind::TupleField(a, _) => f(Child::Expr(a)),
         ExprKind::Atomic(_, _, idx, operands) => idx.iter().chain(operands).for_each(|x| f(Child::Expr(x))),
         ExprKind::If(c, a, b) => {
             f(Child::Expr(c));
@@ -77,6 +80,7 @@ pub fn expr_children<'a>(e: &'a Expr, f: &mut dyn FnMut(Child<'a>)) {
         | ExprKind::ExternConst(_)
         | ExprKind::BodyConst(_)
         | ExprKind::Len(_)
+        | ExprKind::ArrayArg(_)
         | ExprKind::Dim(..)
         | ExprKind::Grid(_)
         | ExprKind::GridSize(_)

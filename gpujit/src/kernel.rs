@@ -105,6 +105,10 @@
 //! sizes, which are `usize` arithmetic) give what the same operations give
 //! at run time, in the operands' width with wrap-around.
 //!
+//! Kernels call device functions, marked [`#[gpu_device]`](crate::gpu_device)
+//! (Numba's `@cuda.jit(device=True)`): scalars, arrays and tuples in,
+//! nothing, a scalar or a tuple out, recursion allowed.
+//!
 //! Shared array sizes must be compile-time constants: literals, `const`s, or
 //! arithmetic on them. The functions here exist so that the macro can let rustc
 //! type-check your kernel body; calling them from host code is a mistake.

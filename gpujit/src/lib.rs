@@ -55,6 +55,7 @@ mod backend;
 mod copies;
 mod cpu;
 mod cuda;
+mod device_fn;
 pub mod error;
 mod gpus;
 pub mod kernel;
@@ -72,6 +73,78 @@ pub use copies::to_device_on;
 pub use cpu::{with_cpu_time_limit, Idx3};
 pub use cuda::ENV_LOW_OCCUPANCY_WARNINGS;
 pub use error::{Error, Result};
+/// Marks a device function, as Numba's `@cuda.jit(device=True)` does: a
+/// plain function that kernels and other device functions call.
+///
+/// - **Parameters**: scalars (`i32 i64 u32 u64 usize f32 f64 bool u8`) and
+///   arrays as kernels take them (`&[T]`, `&mut [T]`, `ArrayView1/2/3<T>`,
+///   `ArrayViewMut1/2/3<T>`; a kernel passes its array parameter whole: `f(x, i)`).
+///   In CUDA C an array is its pointer plus its extents.
+/// - **Returns**: nothing, a scalar, or a tuple of 2 to 4 scalars (CUDA C: a
+///   small struct), destructured with `let (a, b) = f(x);`. A reference is a
+///   compile error.
+/// - **Body**: the kernel language (see [`kernel`]), with `return value;` or a
+///   tail value; it may call `syncthreads()` (all threads of the block must
+///   reach it, as in CUDA), other device functions, and itself: self- and
+///   mutual recursion are allowed (CUDA allows both; Numba only
+///   self-recursion). A kernel may not call itself.
+/// - **Where**: any module or crate; import it with `use` like any function
+///   (`use other_crate::clamp;`) or call it by path (`geometry::norm2(x, y)`).
+///   The function stays callable from host code.
+///
+/// A kernel's [`cuda_source`](gpu_kernel) holds every device function it
+/// reaches, once each, after forward declarations; the CPU backend calls the
+/// native Rust version. A kernel that reaches a device function calling
+/// `syncthreads()` runs its threads as coroutines on the CPU backend (see the
+/// README's execution model). Types: the kernel's macro cannot see a device
+/// function's signature, so rustc checks each call, and a literal meeting a
+/// device function's value takes its type. `#[gpu_kernel(device)]` is a
+/// compile error that names this attribute.
+///
+/// ```
+/// use gpujit::prelude::*;
+///
+/// /// L(n), the seed's recursive definition.
+/// #[gpu_device]
+/// fn lucas(n: u64) -> u64 {
+///     if n == 0 {
+///         2
+///     } else if n == 1 {
+///         1
+///     } else {
+///         lucas(n - 1) + lucas(n - 2)
+///     }
+/// }
+///
+/// /// Smallest and largest of `x[a]` and `x[b]`.
+/// #[gpu_device]
+/// fn min_max(x: &[f32], a: usize, b: usize) -> (f32, f32) {
+///     (x[a].min(x[b]), x[a].max(x[b]))
+/// }
+///
+/// #[gpu_kernel]
+/// fn table(x: &[f32], out: &mut [u64], spread: &mut [f32]) {
+///     let n = grid(1);
+///     if n < out.len() {
+///         out[n] = lucas(n as u64);
+///         let (lo, hi) = min_max(x, n, n + 1);
+///         spread[n] = hi - lo;
+///     }
+/// }
+///
+/// # fn main() -> gpujit::Result<()> {
+/// let x = gpujit::to_device(&[1.0f32, 4.0, 2.0, 8.0, 3.0])?;
+/// let mut out = gpujit::zeros::<u64>(4)?;
+/// let mut spread = gpujit::zeros::<f32>(4)?;
+/// table![1, 32](&x, &mut out, &mut spread)?;
+/// assert_eq!(out.copy_to_host()?, [2, 1, 3, 4]);
+/// assert_eq!(spread.copy_to_host()?, [3.0, 2.0, 6.0, 5.0]);
+/// assert_eq!(lucas(5), 11); // also a host function
+/// assert!(table::cuda_source().contains("__device__"));
+/// # Ok(())
+/// # }
+/// ```
+pub use gpujit_macros::gpu_device;
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
 /// The function (the kernel language is described in [`kernel`]) is
@@ -154,7 +227,7 @@ pub mod prelude {
     // The intrinsics (`grid`, `syncthreads`, ...) need no import: the macro
     // translates them. Only the parameter types are here, for readers.
     pub use crate::kernel::{ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3};
-    pub use crate::{gpu_kernel, DeviceArray, Dim3, Error, LaunchConfig};
+    pub use crate::{gpu_device, gpu_kernel, DeviceArray, Dim3, Error, LaunchConfig};
 }
 
 /// Items used by the code that `#[gpu_kernel]` generates (and by gpujit's own
@@ -170,6 +243,7 @@ pub mod __private {
         CpuLaunch, GlobalMem, IntDiv, IntEuclid, Mem, SharedLayout, SharedMem, Space, Thread, View,
     };
     pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
+    pub use crate::device_fn::{link, reaches_barrier, DeviceFn, Piece};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;

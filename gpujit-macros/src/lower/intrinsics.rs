@@ -25,7 +25,7 @@ fn unknown_fn(span: Span, name: &str) -> syn::Error {
         None => with_help(
             span,
             &format!("unknown function `{name}` in a kernel"),
-            &format!("kernels can call the intrinsics {INTRINSICS}; device functions are not supported yet"),
+            &format!("kernels can call the intrinsics {INTRINSICS}, and functions marked `#[gpu_device]`"),
         ),
     }
 }
@@ -74,6 +74,9 @@ impl Lower {
             return e;
         }
         let Some(name) = call_name(call) else {
+            if let Some(e) = self.device_call(call) {
+                return e;
+            }
             let shown = call.func.to_token_stream().to_string().replace(' ', "");
             return self.error_expr(unknown_fn(call.func.span(), &shown));
         };
@@ -158,7 +161,10 @@ impl Lower {
                 "`shared_array` declares a variable",
                 "write `let tile = shared_array::<[[f32; TILE]; TILE]>();`",
             )),
-            other => self.error_expr(unknown_fn(call.func.span(), other)),
+            other => match self.device_call(call) {
+                Some(e) => e,
+                None => self.error_expr(unknown_fn(call.func.span(), other)),
+            },
         }
     }
 

@@ -182,7 +182,7 @@ impl Lower {
         let ok = match self.infer.shallow(scrut.ty) {
             Ty::Scalar(s) => !s.is_float(),
             Ty::Idx3 => false,
-            Ty::Opaque(_) | Ty::Var(_) => true,
+            Ty::Opaque(_) | Ty::Var(_) | Ty::Callee(..) => true,
         };
         if !ok {
             self.errors.push(with_help(

@@ -20,6 +20,7 @@ use crate::names::{self, free_base, is_free, suffixed};
 
 mod atomics;
 mod consts;
+mod device;
 mod diag;
 mod expr;
 mod index;
@@ -30,6 +31,7 @@ mod resolve;
 mod signature;
 mod stmt;
 
+pub use device::lower_device;
 use diag::{err, heap_or, label_error, macro_error, with_help, with_help_spanned};
 use resolve::resolve_kernel;
 
@@ -64,58 +66,79 @@ struct Lower {
     /// come just before it (a value `match`'s scrutinee). `None` where an
     /// expression is evaluated lazily or repeatedly (see [`Lower::lazily`]).
     hoist: Option<Vec<Stmt>>,
+    /// The device functions called, each once (see `device`).
+    callees: Vec<Callee>,
+    /// A device function's return type (`None` for a kernel).
+    ret: Option<RetTy>,
+    /// The function's own name: a kernel may not call itself.
+    self_name: String,
 }
 
 /// Lowers a kernel function, or returns every error found.
 pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
-    let mut lw = Lower {
-        infer: Infer::default(),
-        params: Vec::new(),
-        locals: Vec::new(),
-        shared: Vec::new(),
-        extern_consts: Vec::new(),
-        extern_const_types: Vec::new(),
-        body_consts: Vec::new(),
-        scopes: vec![HashMap::new()],
-        used_names: HashSet::new(),
-        user_idents: idents_in(item.to_token_stream()),
-        errors: Vec::new(),
-        uses_barrier: false,
-        loop_depth: 0,
-        hoist: None,
-    };
+    let mut lw = Lower::new(item);
     lw.signature(&item.sig);
     let body = lw.block(&item.block, false);
-    let name = names::key(&item.sig.ident);
-    // The entry keeps the kernel's name where C allows (`float` becomes
-    // `float_kernel`, `r#fn` `fn_kernel`, `__global__` `global_kernel`).
-    let entry = if is_free(&name) {
-        name.clone()
-    } else {
-        lw.fresh_name(&suffixed(free_base(&name).trim_end_matches('_'), "kernel"))
-    };
-    let mut kernel = Kernel {
-        entry,
-        name,
-        params: std::mem::take(&mut lw.params),
-        locals: std::mem::take(&mut lw.locals),
-        shared: std::mem::take(&mut lw.shared),
-        extern_consts: std::mem::take(&mut lw.extern_consts),
-        body_consts: std::mem::take(&mut lw.body_consts),
-        body,
-        uses_barrier: lw.uses_barrier,
-    };
-    if let Some(first) = lw.errors.into_iter().reduce(|mut a, b| {
-        a.combine(b);
-        a
-    }) {
-        return Err(first);
-    }
-    resolve_kernel(&lw.infer, &mut kernel);
-    Ok(kernel)
+    lw.finish(item, body)
 }
 
 impl Lower {
+    fn new(item: &syn::ItemFn) -> Lower {
+        Lower {
+            infer: Infer::default(),
+            params: Vec::new(),
+            locals: Vec::new(),
+            shared: Vec::new(),
+            extern_consts: Vec::new(),
+            extern_const_types: Vec::new(),
+            body_consts: Vec::new(),
+            scopes: vec![HashMap::new()],
+            used_names: HashSet::new(),
+            user_idents: idents_in(item.to_token_stream()),
+            errors: Vec::new(),
+            uses_barrier: false,
+            loop_depth: 0,
+            hoist: None,
+            callees: Vec::new(),
+            ret: None,
+            self_name: names::key(&item.sig.ident),
+        }
+    }
+
+    /// The lowered function, or every error found.
+    fn finish(self, item: &syn::ItemFn, body: Block) -> Result<Kernel, syn::Error> {
+        let mut lw = self;
+        let name = names::key(&item.sig.ident);
+        // The entry keeps the kernel's name where C allows (`float` becomes
+        // `float_kernel`, `r#fn` `fn_kernel`, `__global__` `global_kernel`).
+        let entry = if is_free(&name) {
+            name.clone()
+        } else {
+            lw.fresh_name(&suffixed(free_base(&name).trim_end_matches('_'), "kernel"))
+        };
+        let mut kernel = Kernel {
+            entry,
+            name,
+            params: std::mem::take(&mut lw.params),
+            locals: std::mem::take(&mut lw.locals),
+            shared: std::mem::take(&mut lw.shared),
+            extern_consts: std::mem::take(&mut lw.extern_consts),
+            body_consts: std::mem::take(&mut lw.body_consts),
+            body,
+            uses_barrier: lw.uses_barrier,
+            callees: std::mem::take(&mut lw.callees),
+            ret: lw.ret.take(),
+        };
+        if let Some(first) = lw.errors.into_iter().reduce(|mut a, b| {
+            a.combine(b);
+            a
+        }) {
+            return Err(first);
+        }
+        resolve_kernel(&lw.infer, &mut kernel);
+        Ok(kernel)
+    }
+
     /// The C/Rust name of a new binding of the user's name `wanted`: the name
     /// itself the first time if it is free (see `names`), else a suffixed or
     /// sanitized name that is neither given out nor spelled anywhere in the

@@ -33,7 +33,7 @@ fn resolve_block_at(inf: &Infer, b: &mut Block) {
                 }
                 resolve_expr(inf, value);
             }
-            Stmt::Expr(e) => resolve_expr(inf, e),
+            Stmt::Expr(e) | Stmt::ReturnValue(e) => resolve_expr(inf, e),
             Stmt::If { cond, then, els } => {
                 resolve_expr(inf, cond);
                 resolve_block(inf, then);
@@ -77,14 +77,18 @@ fn resolve_expr(inf: &Infer, e: &mut Expr) {
 fn resolve_expr_at(inf: &Infer, e: &mut Expr) {
     e.ty = inf.resolve(e.ty);
     match &mut e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) | ExprKind::Vote(_, a) => {
-            resolve_expr(inf, a)
-        }
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a, _)
+        | ExprKind::Idx3Field(a, _)
+        | ExprKind::Vote(_, a)
+        | ExprKind::TupleField(a, _) => resolve_expr(inf, a),
         ExprKind::Binary(_, a, b) => {
             resolve_expr(inf, a);
             resolve_expr(inf, b);
         }
-        ExprKind::Load(_, idx) | ExprKind::Math(_, idx) => idx.iter_mut().for_each(|x| resolve_expr(inf, x)),
+        ExprKind::Load(_, idx) | ExprKind::Math(_, idx) | ExprKind::Call(_, idx) | ExprKind::Tuple(idx) => {
+            idx.iter_mut().for_each(|x| resolve_expr(inf, x))
+        }
         ExprKind::Atomic(_, _, idx, vals) => {
             idx.iter_mut().chain(vals).for_each(|x| resolve_expr(inf, x));
         }

@@ -47,7 +47,7 @@ impl Lower {
         }
     }
 
-    fn param(&mut self, pt: &syn::PatType) {
+    pub(super) fn param(&mut self, pt: &syn::PatType) {
         let (ident, mutable) = match &*pt.pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => (pi.ident.clone(), pi.mutability.is_some()),
             other => {

@@ -142,7 +142,10 @@ impl Lower {
                     self.errors.push(err(tuple.span(), "a tuple `let` needs a value"));
                     return;
                 };
-                let parts = self.tuple_parts(init, tuple.elems.len());
+                let parts = match self.device_tuple(init, tuple.elems.len(), out) {
+                    Some(parts) => Some(parts),
+                    None => self.tuple_parts(init, tuple.elems.len()),
+                };
                 let Some(parts) = parts else { return };
                 let mut locals = Vec::new();
                 for (p, part) in tuple.elems.iter().zip(&parts) {
@@ -333,6 +336,7 @@ impl Lower {
             SExpr::Continue(_) => {
                 out.push(Stmt::Continue);
             }
+            SExpr::Return(r) if self.ret.is_some() => self.return_value(r, out),
             SExpr::Return(r) => {
                 if let Some(v) = &r.expr {
                     self.errors.push(with_help(

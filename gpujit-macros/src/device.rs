@@ -1,0 +1,315 @@
+//! `#[gpu_device]`: device functions, which kernels and other device
+//! functions call (Numba's `@cuda.jit(device=True)`).
+//!
+//! # Design
+//!
+//! A proc macro sees one item at a time. When `#[gpu_kernel]` lowers
+//! `let y = clamp(x, 0.0, 1.0);` it cannot see `clamp`'s signature, which may
+//! sit in another module or crate. So every call of a function that is no
+//! intrinsic is a device-function call (`ExprKind::Call`), and the types of
+//! its signature are `Ty::Callee(k, ..)`: types only rustc and the callee's
+//! own CUDA C know. Inference passes them on like an outside constant's type:
+//! a literal argument or a literal meeting the result takes the callee's
+//! type (never a default `i32`/`f64`), so
+//! - on the CPU, literals stay unsuffixed and arithmetic on such values goes
+//!   through the runtime's generic helpers (`arith_add`, ...), with rustc
+//!   checking every call against the real signature (the kernel's type-checked
+//!   copy calls the user's function);
+//! - in CUDA C the callee declares `typedef`s of its types (`NAME_ret`,
+//!   `NAME_ret0`, `NAME_arg1`), which the caller names (`gj_add<NAME_ret>(..)`,
+//!   `(NAME_arg0)1`). `let y: f32 = clamp(..)` gives the local a plain type.
+//!
+//! `#[gpu_device] fn f(args) -> R` expands to the user's function as written
+//! (host code and rustc see it; its body is type-checked against the same
+//! intrinsic stubs as a kernel's) and, in the type namespace, `mod f` with
+//! - `gj_cpu(thread, args) -> R`: the CPU version with the kernel semantics
+//!   (bounds-checked views, wrapping integers, faults through the thread);
+//!   array arguments are the kernel's `View`s;
+//! - `GJ_DEVICE`: a `gpujit::__private::DeviceFn` static holding its CUDA C
+//!   with holes for its own name and its callees' (`NAME`/`CALLEE` below)
+//!   and references to its callees' statics.
+//!
+//! A caller reaches both by the path it wrote (`f::gj_cpu`, `m::f::GJ_DEVICE`),
+//! so `use other_crate::f;` brings the function and its machinery at once.
+//! A kernel's `cuda_source()` links every device function it reaches, each
+//! once (deduplicated by the static's address), with forward declarations
+//! first, so self- and mutual recursion compile (CUDA allows both; Numba only
+//! self-recursion). A kernel may not call itself.
+//!
+//! **Barriers.** Whether a callee reaches `syncthreads()` is not visible to
+//! the kernel's macro, and the CPU block function cannot split a thread loop
+//! inside a call. A kernel that calls device functions therefore decides at
+//! run time: if any function it reaches calls `syncthreads()` (a flag in its
+//! static), every block runs its threads as coroutines, where the device
+//! function's `t.syncthreads(site)` suspends; otherwise the kernel runs as
+//! it would without the calls (thread loops, split at its own barriers).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
+use crate::emit_cuda;
+use crate::model::*;
+
+/// The hole for the function's own C name in its text.
+pub const OWN: &str = "\u{0}s\u{0}";
+/// The hole for the declarations of the outside constants it reads.
+pub const CONSTS: &str = "\u{0}c\u{0}";
+
+/// The hole for the C name of callee `k`.
+pub fn callee_name(k: usize) -> String {
+    format!("\u{0}{k}\u{0}")
+}
+
+/// The C type of a callee's signature (a `typedef` the callee declares).
+pub fn callee_type(k: usize, which: CalleeTy) -> String {
+    let name = callee_name(k);
+    match which {
+        CalleeTy::Ret => format!("{name}_ret"),
+        CalleeTy::RetField(i) => format!("{name}_ret{i}"),
+        CalleeTy::Arg(i) => format!("{name}_arg{i}"),
+    }
+}
+
+/// The type a device function returns, in its own text.
+pub fn own_type() -> String {
+    format!("{OWN}_ret")
+}
+
+/// `text` as a `&[gpujit::__private::Piece]` expression.
+pub fn pieces(text: &str) -> TokenStream {
+    let mut out = Vec::new();
+    for (i, part) in text.split('\u{0}').enumerate() {
+        if i % 2 == 0 {
+            if !part.is_empty() {
+                out.push(quote! { ::gpujit::__private::Piece::Text(#part) });
+            }
+            continue;
+        }
+        out.push(match part {
+            "s" => quote! { ::gpujit::__private::Piece::Own },
+            "c" => quote! { ::gpujit::__private::Piece::Consts },
+            k => {
+                let k: usize = k.parse().unwrap_or(usize::MAX);
+                quote! { ::gpujit::__private::Piece::Callee(#k) }
+            }
+        });
+    }
+    quote! { &[#(#out),*] }
+}
+
+/// The statics of `k`'s callees: `&[&path::GJ_DEVICE, ...]`.
+fn callee_statics(k: &Kernel) -> TokenStream {
+    let paths = k.callees.iter().map(|c| &c.path);
+    quote! { &[#(&#paths::GJ_DEVICE),*] }
+}
+
+/// For a kernel that calls device functions: the statements that append
+/// the helpers, the device functions and the kernel to `gj_src` (a
+/// `String`); `None` for a kernel without calls (its text is fixed).
+pub fn kernel_source(k: &Kernel, lines: Option<emit_cuda::SourceLines<'_>>) -> Option<TokenStream> {
+    if k.callees.is_empty() {
+        return None;
+    }
+    let parts = emit_cuda::emit_parts(k, lines);
+    let helpers = &parts.helpers;
+    let kernel = pieces(&parts.def);
+    let statics = callee_statics(k);
+    let mut taken: Vec<&str> = vec![&k.entry];
+    for c in &k.extern_consts {
+        taken.push(&c.c_name);
+        taken.push(&c.type_name);
+    }
+    Some(quote! {
+        gj_src.push_str(&::gpujit::__private::link(#statics, &[#(#helpers),*], #kernel, &[#(#taken),*]));
+    })
+}
+
+/// The kernel's block function body: as `cpu_split` makes it, or, for a
+/// kernel that calls device functions, that or the coroutine path, chosen
+/// at run time by whether a reachable device function has a barrier.
+pub fn block_body(k: &Kernel) -> TokenStream {
+    let plain = crate::cpu_split::block_body(k);
+    if k.callees.is_empty() {
+        return plain;
+    }
+    let (blk, t) = (block_ident(), thread_ident());
+    let copies = param_copies(k, &[]);
+    let body = Emitter::new(k).block_stmts(&k.body);
+    let statics = callee_statics(k);
+    quote! {
+        static GJ_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
+        if *GJ_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
+            #blk.coroutines(&|#t| { #copies #body });
+        } else {
+            #plain
+        }
+    }
+}
+
+/// Everything `#[gpu_device]` generates next to the user's function.
+pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let t = thread_ident();
+
+    // CPU: `gj_cpu(thread, args) -> R`.
+    let params = k.params.iter().map(|p| {
+        let n = ident(&p.name);
+        match p.kind {
+            ParamKind::Scalar(s) => {
+                let ty = ident(s.rust_name());
+                quote! { #n: #ty }
+            }
+            ParamKind::Array { elem, .. } => {
+                let ty = ident(elem.rust_name());
+                quote! { #n: ::gpujit::__private::View<'_, #ty> }
+            }
+        }
+    });
+    let ret = match &k.ret {
+        Some(RetTy::Scalar(s)) => {
+            let ty = ident(s.rust_name());
+            quote! { -> #ty }
+        }
+        Some(RetTy::Tuple(parts)) => {
+            let tys = parts.iter().map(|s| ident(s.rust_name()));
+            quote! { -> (#(#tys),*) }
+        }
+        _ => TokenStream::new(),
+    };
+    let body_consts = k.body_consts.iter().map(|c| {
+        let n = ident(&c.name);
+        let ty = ident(c.ty.rust_name());
+        let v = &c.rust_value;
+        quote! { const #n: #ty = #v; }
+    });
+    let copies = param_copies(k, &[]);
+    // Barrier sites apart from every kernel's (numbered from 0).
+    let first_site = 0x8000_0000u32 | ((crate::names::key(name).len() as u32 & 0xff) << 16);
+    let body = Emitter::new(k).first_site(first_site).block_stmts(&k.body);
+
+    // CUDA C.
+    let parts = emit_cuda::emit_parts(k, None);
+    let decl = pieces(&parts.decl);
+    let def = pieces(&parts.def);
+    let helpers = &parts.helpers;
+    let statics = callee_statics(k);
+    let uses_barrier = k.uses_barrier;
+    let base = format!("gj_dev_{}", crate::names::free_base(&crate::names::key(name)));
+    let const_decls = k.extern_consts.iter().enumerate().map(|(i, c)| {
+        let path = &c.rust_path;
+        let c_name = &c.c_name;
+        let typedef = parts.typed_consts.contains(&i).then(|| {
+            let type_name = &c.type_name;
+            quote! { gj_src.push_str(&::gpujit::__private::CudaConst::cuda_typedef(&#path, #type_name)); }
+        });
+        // Local to the function's body: another function's constant may
+        // have the same name.
+        quote! {
+            #typedef
+            let gj_decl = ::gpujit::__private::CudaConst::cuda_decl(&#path, #c_name);
+            gj_src.push_str("    ");
+            gj_src.push_str(gj_decl.strip_prefix("static ").unwrap_or(&gj_decl));
+        }
+    });
+    let const_checks = k.extern_consts.iter().filter(|c| c.user_item).map(|c| {
+        let path = &c.rust_path;
+        quote! { const _: () = if let #path = #path {}; }
+    });
+    let doc = format!(
+        "The machinery of the device function `{}` (see `gpujit::gpu_device`).",
+        k.name
+    );
+
+    quote! {
+        #[doc = #doc]
+        #[doc(hidden)]
+        #[allow(non_snake_case, non_upper_case_globals, unused_parens, unused_mut, unused_variables, unused_assignments, unreachable_code, unused_braces, dead_code, clippy::all)]
+        #vis mod #name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #(#const_checks)*
+
+            /// The CUDA C of this device function, linked into each kernel that reaches it.
+            pub static GJ_DEVICE: ::gpujit::__private::DeviceFn = ::gpujit::__private::DeviceFn {
+                base: #base,
+                decl: #decl,
+                def: #def,
+                consts: gj_consts,
+                helpers: &[#(#helpers),*],
+                callees: #statics,
+                uses_barrier: #uses_barrier,
+            };
+
+            fn gj_consts() -> ::std::string::String {
+                let mut gj_src = ::std::string::String::new();
+                #(#const_decls)*
+                gj_src
+            }
+
+            /// The CPU backend's version: what one thread does.
+            #[inline]
+            pub fn gj_cpu(#t: &::gpujit::__private::Thread<'_>, #(#params),*) #ret {
+                #(#body_consts)*
+                #copies
+                #body
+            }
+        }
+    }
+}
+
+/// `#[gpu_device]`: the user's function (its body checked by rustc against
+/// the intrinsic stubs) and its machinery, or the function and the errors.
+pub fn gpu_device_impl(attr: proc_macro::TokenStream, item: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let attr = TokenStream::from(attr);
+    let item2 = TokenStream::from(item);
+    let func: syn::ItemFn = match syn::parse2(item2.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            let mut out =
+                syn::Error::new(e.span(), format!("#[gpu_device] applies to a function: {e}")).to_compile_error();
+            out.extend(item2);
+            return out.into();
+        }
+    };
+    let mut out = host_fn(&func);
+    if !attr.is_empty() {
+        out.extend(syn::Error::new_spanned(&attr, "#[gpu_device] takes no arguments").to_compile_error());
+        return out.into();
+    }
+    match crate::lower::lower_device(&func) {
+        Ok(k) => out.extend(expand(&func, &k)),
+        Err(e) => out.extend(e.to_compile_error()),
+    }
+    out.into()
+}
+
+/// The user's function as written, for host code and rustc: the body
+/// rewritten as the kernel's type-checked copy is (`grid(2)` → `grid2()`),
+/// with the intrinsic stubs in scope.
+fn host_fn(func: &syn::ItemFn) -> TokenStream {
+    let copy = crate::typecheck::typecheck_copy(func);
+    // The copy is `const _: () = { use ...; fn f .. };`: take its `fn`.
+    let rewritten = syn::parse2::<syn::ItemConst>(copy).ok().and_then(|c| match *c.expr {
+        syn::Expr::Block(b) => b.block.stmts.into_iter().find_map(|s| match s {
+            syn::Stmt::Item(syn::Item::Fn(f)) => Some(f),
+            _ => None,
+        }),
+        _ => None,
+    });
+    let mut f = rewritten.unwrap_or_else(|| func.clone());
+    f.attrs = func.attrs.clone();
+    f.vis = func.vis.clone();
+    // The kernel language loops over ranges only: clippy's iterator advice
+    // cannot be followed in a device function.
+    f.attrs.push(syn::parse_quote!(#[allow(clippy::needless_range_loop)]));
+    let block = &f.block;
+    f.block = syn::parse_quote!({
+        #[allow(unused_imports)]
+        use ::gpujit::__private::typecheck::*;
+        #block
+    });
+    quote! { #f }
+}
