@@ -935,7 +935,13 @@ fn seed_kernels_agree() {
         ),
         (&lucas::lucas::KERNEL, lin(1), (64, 1, 1), vec![z::<u64>(&[41])], EXACT),
         // A recursive device function (`#[gpu_device]`), linked into the kernel's C.
-        (&lucas::lucas_recursive::KERNEL, lin(1), (32, 1, 1), vec![z::<u64>(&[25])], EXACT),
+        (
+            &lucas::lucas_recursive::KERNEL,
+            lin(1),
+            (32, 1, 1),
+            vec![z::<u64>(&[25])],
+            EXACT,
+        ),
         (
             &saxpy::saxpy::KERNEL,
             lin(2),
