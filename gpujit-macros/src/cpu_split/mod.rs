@@ -1,0 +1,262 @@
+//! The CPU backend's block function: a block's threads as loops.
+//!
+//! A kernel without barriers is one loop over the block's threads around the
+//! kernel body. A kernel with `syncthreads()` is split at every barrier
+//! ("loop fission", as in MCUDA, PoCL's work-item loops and CuPBoP): each
+//! barrier-free stretch of statements becomes its own thread loop, and the
+//! `if`/`for`/`while`/`loop` around a barrier runs once per block, after the
+//! runtime checked that every thread computes the same condition or bounds
+//! (CUDA requires the control flow around a barrier to be block-uniform; a
+//! disagreement is a divergent-barrier fault). Locals that live across a
+//! barrier move into per-thread arrays. What cannot be split this way (a
+//! barrier inside an `if` used as a value, a `break` out of a split loop from
+//! inside a thread loop, a `for mut` loop variable, a local whose type only
+//! rustc knows) runs on the coroutine path, as does every barrier kernel
+//! under `GPUJIT_CPU_EXEC=coroutines`.
+//!
+//! `plan` turns the kernel body into block-level control flow around
+//! per-thread parts, `parts` decides which locals live across them and
+//! wraps each part, and this module emits the result.
+
+mod parts;
+mod plan;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use crate::emit_cpu::{block_ident, exited_ident, ident, param_copies, spill_ident, thread_ident, Emitter};
+use crate::model::*;
+
+pub(crate) use parts::{spill_decls, wrap_part, Uses};
+use plan::{as_vote, plan, Node};
+
+/// The body of the block function of kernel `k`.
+pub fn block_body(k: &Kernel) -> TokenStream {
+    let (blk, t) = (block_ident(), thread_ident());
+    let plain = Emitter::new(k);
+    if !k.uses_barrier {
+        let copies = param_copies(k, &[]);
+        let body = plain.block_stmts(&k.body);
+        let simple = quote! { #blk.threads(|#t| { #copies #body }); };
+        return match crate::cpu_lockstep::block_body(k) {
+            Some(lockstep) => quote! {
+                if #blk.force_coroutines() {
+                    #simple
+                } else {
+                    #lockstep
+                }
+            },
+            None => simple,
+        };
+    }
+    let coroutines = {
+        let copies = param_copies(k, &[]);
+        let body = plain.block_stmts(&k.body);
+        quote! { #blk.coroutines(&|#t| { #copies #body }); }
+    };
+    match split(k) {
+        Some(split) => quote! {
+            if #blk.force_coroutines() {
+                #coroutines
+            } else {
+                #split
+            }
+        },
+        None => coroutines,
+    }
+}
+
+/// The split block function of `k`, or `None` if it cannot be split.
+fn split(k: &Kernel) -> Option<TokenStream> {
+    let nodes = plan(&k.body)?;
+    let mut uses = Uses::new(k);
+    uses.nodes(&nodes);
+    let mut em = Emitter::new(k);
+    let decls = spill_decls(k, &uses, &mut em)?;
+    let body = Split { em: &em }.nodes(&nodes);
+    Some(quote! { #decls #body })
+}
+
+struct Split<'e, 'k> {
+    em: &'e Emitter<'k>,
+}
+
+fn mixed(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+impl Split<'_, '_> {
+    fn nodes(&self, ns: &[Node]) -> TokenStream {
+        let mut ts = TokenStream::new();
+        for n in ns {
+            ts.extend(self.node(n));
+        }
+        ts
+    }
+
+    /// `uniform(..)` over `value`, binding the agreed value to `bind` or
+    /// ending the block.
+    /// A vote over the live threads (a barrier too), its value bound to `bind`.
+    fn vote(&self, bind: &Ident, vote: Vote, pred: &Expr) -> TokenStream {
+        let (blk, t) = (block_ident(), thread_ident());
+        let p = wrap_part(self.em, &[], &[pred], self.em.expr(pred));
+        let (n, yes) = (mixed("gj_voters"), mixed("gj_yes"));
+        let (barrier, threads) = if self.em.track_exit {
+            let ex = exited_ident();
+            (
+                quote! { if !#blk.barrier(&#ex) { return; } },
+                quote! { #blk.live_threads(&#ex, |#t| { #n += 1; #yes += u32::from({ #p }); }); },
+            )
+        } else {
+            (
+                TokenStream::new(),
+                quote! { #blk.threads(|#t| { #n += 1; #yes += u32::from({ #p }); }); },
+            )
+        };
+        let value = match vote {
+            Vote::Count => quote! { #yes },
+            Vote::And => quote! { #yes == #n },
+            Vote::Or => quote! { #yes > 0 },
+        };
+        quote! {
+            #barrier
+            let #bind = {
+                let mut #n: u32 = 0;
+                let mut #yes: u32 = 0;
+                #threads
+                #value
+            };
+            if #blk.cancelled() { return; }
+        }
+    }
+
+    /// The condition of a block-level `if`/`while`: a vote, or a value every
+    /// live thread must agree on.
+    fn condition(&self, bind: &Ident, what: &str, cond: &Expr) -> TokenStream {
+        match as_vote(cond) {
+            Some((vote, pred)) => self.vote(bind, vote, pred),
+            None => self.uniform(quote! { #bind }, what, &[cond], self.em.expr(cond)),
+        }
+    }
+
+    fn uniform(&self, bind: TokenStream, what: &str, exprs: &[&Expr], value: TokenStream) -> TokenStream {
+        let value = wrap_part(self.em, &[], exprs, value);
+        let (blk, t) = (block_ident(), thread_ident());
+        let exited = if self.em.track_exit {
+            let ex = exited_ident();
+            quote! { ::core::option::Option::Some(&#ex) }
+        } else {
+            quote! { ::core::option::Option::None }
+        };
+        quote! {
+            let ::core::option::Option::Some(#bind) = #blk.uniform(#exited, #what, |#t| { #value }) else {
+                return;
+            };
+        }
+    }
+
+    fn node(&self, n: &Node) -> TokenStream {
+        let (blk, t) = (block_ident(), thread_ident());
+        let cancel = quote! { if #blk.cancelled() { return; } };
+        match n {
+            Node::Threads(stmts) => {
+                let body: TokenStream = stmts.iter().map(|s| self.em.stmt(s)).collect();
+                let body = wrap_part(self.em, stmts, &[], body);
+                let run = if self.em.track_exit {
+                    let ex = exited_ident();
+                    quote! { #blk.live_threads(&#ex, |#t| { #body }); }
+                } else {
+                    quote! { #blk.threads(|#t| { #body }); }
+                };
+                quote! { #run #cancel }
+            }
+            Node::Barrier if self.em.track_exit => {
+                let ex = exited_ident();
+                quote! { if !#blk.barrier(&#ex) { return; } }
+            }
+            Node::Barrier => TokenStream::new(),
+            Node::Vote { local, vote, pred } => {
+                let v = mixed("gj_vote");
+                let run = self.vote(&v, *vote, pred);
+                let keep = match local {
+                    Some(id) if self.em.spilled[*id] => {
+                        let arr = spill_ident(&self.em.k.locals[*id]);
+                        quote! { #arr.fill(#v); }
+                    }
+                    _ => quote! { let _ = #v; },
+                };
+                quote! { #run #keep }
+            }
+            Node::If { cond, then, els } => {
+                let c = mixed("gj_cond");
+                let check = self.condition(&c, "the condition of an `if` around syncthreads()", cond);
+                let (then, els) = (self.nodes(then), self.nodes(els));
+                quote! { #check if #c { #then } else { #els } }
+            }
+            Node::For { stmt, body } => {
+                let Stmt::For {
+                    var,
+                    start,
+                    end,
+                    inclusive,
+                    step,
+                    rev,
+                    ..
+                } = stmt
+                else {
+                    return TokenStream::new();
+                };
+                let (a, b, s) = (mixed("gj_start"), mixed("gj_end"), mixed("gj_step"));
+                let (sv, ev) = (self.em.expr(start), self.em.expr(end));
+                let name = ident(&self.em.k.locals[*var].name);
+                let body = self.nodes(body);
+                let what = "the range of a `for` loop around syncthreads()";
+                match step {
+                    Some(step) => {
+                        let st = self.em.expr(step);
+                        let check = self.uniform(
+                            quote! { (#a, #b, #s) },
+                            what,
+                            &[start, end, step],
+                            quote! { (#sv, #ev, #t.check_step(#st)) },
+                        );
+                        let iter = match (*rev, *inclusive) {
+                            (true, true) => crate::emit_cpu::rev_step_by(&quote! { (#a..=#b) }, &s),
+                            (true, false) => crate::emit_cpu::rev_step_by(&quote! { (#a..#b) }, &s),
+                            (false, true) => quote! { #blk.step_by_inclusive(#a, #b, #s) },
+                            (false, false) => quote! { #blk.step_by(#a, #b, #s) },
+                        };
+                        quote! { #check for #name in #iter { #cancel #body } }
+                    }
+                    None => {
+                        let check = self.uniform(quote! { (#a, #b) }, what, &[start, end], quote! { (#sv, #ev) });
+                        let range = match (*rev, *inclusive) {
+                            (true, true) => quote! { (#a..=#b).rev() },
+                            (true, false) => quote! { (#a..#b).rev() },
+                            (false, true) => quote! { #a..=#b },
+                            (false, false) => quote! { #a..#b },
+                        };
+                        quote! { #check for #name in #range { #cancel #body } }
+                    }
+                }
+            }
+            Node::While { cond, body } => {
+                let c = mixed("gj_cond");
+                let check = self.condition(&c, "the condition of a `while` loop around syncthreads()", cond);
+                let body = self.nodes(body);
+                quote! { loop { #cancel #check if !#c { break; } #body } }
+            }
+            Node::Loop(body) => {
+                let body = self.nodes(body);
+                quote! { loop { #cancel #body } }
+            }
+            Node::Scope(body) => {
+                let body = self.nodes(body);
+                quote! { { #body } }
+            }
+            Node::Break => quote! { break; },
+            Node::Continue => quote! { continue; },
+            Node::Return => quote! { return; },
+        }
+    }
+}

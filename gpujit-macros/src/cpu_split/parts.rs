@@ -1,0 +1,213 @@
+//! The per-thread parts of a split kernel: which locals live in more than
+//! one part (they move into per-thread arrays), and each part's code with
+//! those locals loaded into Rust locals and stored back.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use super::plan::Node;
+use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
+use crate::model::*;
+use crate::visit::{each_stmt, locals_used};
+
+/// What the per-thread parts of a plan use: for each local, the parts
+/// (thread loops and uniform evaluations) it appears in, and whether any
+/// thread may `return` before the end.
+pub(crate) struct Uses {
+    /// Per local: the first part it appeared in, and whether a second one.
+    parts: Vec<(Option<usize>, bool)>,
+    next: usize,
+    pub returns: bool,
+    /// The loop variables of block-level `for`s (block-wide, never spilled).
+    block_vars: Vec<LocalId>,
+}
+
+impl Uses {
+    pub fn new(k: &Kernel) -> Uses {
+        Uses {
+            parts: vec![(None, false); k.locals.len()],
+            next: 0,
+            returns: false,
+            block_vars: Vec::new(),
+        }
+    }
+
+    /// One per-thread part made of `stmts` and `exprs`.
+    pub fn part_of(&mut self, stmts: &[&Stmt], exprs: &[&Expr]) {
+        let mut ids = Vec::new();
+        for s in stmts {
+            locals_used(s, &mut ids);
+            each_stmt(s, &mut |s| self.returns |= matches!(s, Stmt::Return));
+        }
+        for e in exprs {
+            ids.extend(expr_locals(e));
+        }
+        self.part(ids);
+    }
+
+    fn part(&mut self, ids: Vec<LocalId>) {
+        let part = self.next;
+        self.next += 1;
+        for id in ids {
+            let (first, many) = &mut self.parts[id];
+            match first {
+                None => *first = Some(part),
+                Some(p) if *p != part => *many = true,
+                _ => {}
+            }
+        }
+    }
+
+    pub(super) fn nodes(&mut self, ns: &[Node]) {
+        for n in ns {
+            match n {
+                Node::Threads(stmts) => self.part_of(stmts, &[]),
+                Node::If { cond, then, els } => {
+                    self.part(expr_locals(cond));
+                    self.nodes(then);
+                    self.nodes(els);
+                }
+                Node::For { stmt, body } => {
+                    if let Stmt::For {
+                        var, start, end, step, ..
+                    } = stmt
+                    {
+                        let mut ids = expr_locals(start);
+                        ids.extend(expr_locals(end));
+                        if let Some(s) = step {
+                            ids.extend(expr_locals(s));
+                        }
+                        self.part(ids);
+                        self.block_vars.push(*var);
+                    }
+                    self.nodes(body);
+                }
+                Node::While { cond, body } => {
+                    self.part(expr_locals(cond));
+                    self.nodes(body);
+                }
+                Node::Vote { local, pred, .. } => {
+                    let mut ids = expr_locals(pred);
+                    ids.extend(local.iter());
+                    self.part(ids);
+                }
+                Node::Loop(body) | Node::Scope(body) => self.nodes(body),
+                Node::Barrier | Node::Break | Node::Continue | Node::Return => {}
+            }
+        }
+    }
+}
+
+fn expr_locals(e: &Expr) -> Vec<LocalId> {
+    let mut ids = Vec::new();
+    locals_used(&Stmt::Expr(e.clone()), &mut ids);
+    ids
+}
+
+/// The body of one per-thread part (`body`, emitted from `stmts` and
+/// `exprs`): the spilled locals it uses are loaded from their per-thread
+/// arrays into Rust locals first, and those it assigns are stored back after,
+/// also when the part ends with `return` (it runs in a closure of its own).
+pub(crate) fn wrap_part(em: &Emitter, stmts: &[&Stmt], exprs: &[&Expr], body: TokenStream) -> TokenStream {
+    let t = thread_ident();
+    let mut used = Vec::new();
+    let mut assigned = Vec::new();
+    for s in stmts {
+        locals_used(s, &mut used);
+        each_stmt(s, &mut |s| match s {
+            Stmt::Let { local, .. } => assigned.push(*local),
+            Stmt::LetTuple { locals, .. } => assigned.extend(locals.iter().flatten()),
+            Stmt::Assign {
+                place: Place::Local(id),
+                ..
+            } => assigned.push(*id),
+            _ => {}
+        });
+    }
+    for e in exprs {
+        used.extend(expr_locals(e));
+        each_stmt(&Stmt::Expr((*e).clone()), &mut |s| {
+            if let Stmt::Assign {
+                place: Place::Local(id),
+                ..
+            } = s
+            {
+                assigned.push(*id);
+            }
+        });
+    }
+    used.sort_unstable();
+    used.dedup();
+    used.retain(|id| em.spilled[*id]);
+    if used.is_empty() {
+        return body;
+    }
+    let mut loads = TokenStream::new();
+    let mut stores = TokenStream::new();
+    for id in used {
+        let l = &em.k.locals[id];
+        let (arr, name) = (spill_ident(l), ident(&l.name));
+        loads.extend(quote! { #[allow(unused_mut, unused_variables)] let mut #name = #arr[#t.lin()]; });
+        if assigned.contains(&id) {
+            stores.extend(quote! { #arr[#t.lin()] = #name; });
+        }
+    }
+    let v = Ident::new("gj_value", Span::mixed_site());
+    quote! {
+        #loads
+        #[allow(clippy::redundant_closure_call)]
+        let #v = (|| { #body })();
+        #stores
+        #v
+    }
+}
+
+/// The per-thread arrays of the locals `uses` says live in more than one
+/// part (marked in `em.spilled`), and the exit flags if a thread may
+/// `return`; `None` if such a local has a type only rustc knows.
+pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<TokenStream> {
+    em.track_exit = uses.returns;
+    let blk = block_ident();
+    let mut decls = TokenStream::new();
+    for (id, l) in k.locals.iter().enumerate() {
+        if uses.block_vars.contains(&id) {
+            if l.mutable {
+                return None;
+            }
+            continue;
+        }
+        let param = k
+            .params
+            .iter()
+            .any(|p| p.name == l.name && matches!(p.kind, ParamKind::Scalar(_)));
+        // A parameter nobody assigns is the same in every thread.
+        let spill = if param {
+            l.mutable && uses.parts[id].0.is_some()
+        } else {
+            uses.parts[id].1
+        };
+        if !spill {
+            continue;
+        }
+        let init = match l.ty {
+            _ if param => {
+                let name = ident(&l.name);
+                quote! { #name }
+            }
+            Ty::Scalar(s) => {
+                let ty = ident(s.rust_name());
+                quote! { <#ty as ::core::default::Default>::default() }
+            }
+            Ty::Idx3 => quote! { <::gpujit::Idx3 as ::core::default::Default>::default() },
+            Ty::Opaque(_) | Ty::Callee(..) | Ty::Var(_) => return None,
+        };
+        em.spilled[id] = true;
+        let arr = spill_ident(l);
+        decls.extend(quote! { #[allow(unused_mut)] let mut #arr = #blk.per_thread(#init); });
+    }
+    if em.track_exit {
+        let ex = exited_ident();
+        decls.extend(quote! { let #ex = #blk.exit_flags(); });
+    }
+    Some(decls)
+}

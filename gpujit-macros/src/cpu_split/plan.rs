@@ -1,0 +1,189 @@
+//! The plan of a split kernel: its body as block-level control flow
+//! (`if`/loops around barriers, votes) around barrier-free per-thread parts,
+//! or `None` where it cannot be split.
+
+use crate::model::*;
+use crate::visit::{each_stmt, expr_children, stmt_children, Child};
+
+/// A kernel body as block-level control flow around thread loops.
+pub(super) enum Node<'k> {
+    /// Barrier-free statements, run by every live thread in turn.
+    Threads(Vec<&'k Stmt>),
+    Barrier,
+    /// `let local = syncthreads_count(pred);` (or `_and`/`_or`, or a vote
+    /// whose value is dropped): a barrier that counts the threads' votes.
+    Vote {
+        local: Option<LocalId>,
+        vote: Vote,
+        pred: &'k Expr,
+    },
+    If {
+        cond: &'k Expr,
+        then: Vec<Node<'k>>,
+        els: Vec<Node<'k>>,
+    },
+    /// A `Stmt::For` whose body holds a barrier.
+    For {
+        stmt: &'k Stmt,
+        body: Vec<Node<'k>>,
+    },
+    While {
+        cond: &'k Expr,
+        body: Vec<Node<'k>>,
+    },
+    Loop(Vec<Node<'k>>),
+    Scope(Vec<Node<'k>>),
+    Break,
+    Continue,
+    Return,
+}
+
+/// Whether `s` holds a barrier: `syncthreads()` or a vote.
+fn has_barrier(s: &Stmt) -> bool {
+    let mut found = false;
+    each_stmt(s, &mut |s| found |= matches!(s, Stmt::SyncThreads));
+    crate::visit::each_expr(s, &mut |e| found |= matches!(e.kind, ExprKind::Vote(..)));
+    found
+}
+
+/// `e` as a vote whose predicate holds no barrier.
+pub(super) fn as_vote(e: &Expr) -> Option<(Vote, &Expr)> {
+    match &e.kind {
+        ExprKind::Vote(v, p) if !expr_has_barrier(p) => Some((*v, p)),
+        _ => None,
+    }
+}
+
+fn expr_has_barrier(e: &Expr) -> bool {
+    has_barrier(&Stmt::Expr(e.clone()))
+}
+
+/// Whether `s` holds a `break`/`continue` that leaves `s` itself (it targets
+/// a loop around `s`).
+fn breaks_out(s: &Stmt) -> bool {
+    fn stmt(s: &Stmt, in_loop: bool) -> bool {
+        crate::deep(|| match s {
+            Stmt::Break | Stmt::Continue => !in_loop,
+            Stmt::For { .. } | Stmt::While { .. } | Stmt::Loop { .. } => children(s, true),
+            _ => children(s, in_loop),
+        })
+    }
+    fn children(s: &Stmt, in_loop: bool) -> bool {
+        let mut out = false;
+        stmt_children(s, &mut |c| out |= child(c, in_loop));
+        out
+    }
+    fn child(c: Child, in_loop: bool) -> bool {
+        match c {
+            Child::Block(b) => {
+                b.stmts.iter().any(|s| stmt(s, in_loop)) || b.tail.as_ref().is_some_and(|e| expr(e, in_loop))
+            }
+            Child::Expr(e) => expr(e, in_loop),
+        }
+    }
+    fn expr(e: &Expr, in_loop: bool) -> bool {
+        crate::deep(|| {
+            let mut out = false;
+            expr_children(e, &mut |c| out |= child(c, in_loop));
+            out
+        })
+    }
+    stmt(s, false)
+}
+
+/// Plans `b` (a block-level list of statements), or `None` if it cannot be
+/// split.
+fn flush<'k>(run: &mut Vec<&'k Stmt>, nodes: &mut Vec<Node<'k>>) {
+    if !run.is_empty() {
+        nodes.push(Node::Threads(std::mem::take(run)));
+    }
+}
+
+pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
+    if b.tail.is_some() {
+        return None;
+    }
+    let mut nodes = Vec::new();
+    let mut run: Vec<&Stmt> = Vec::new();
+    for s in &b.stmts {
+        match s {
+            Stmt::Line(_) | Stmt::Shared(_) => {}
+            Stmt::Break | Stmt::Continue | Stmt::Return => {
+                flush(&mut run, &mut nodes);
+                nodes.push(match s {
+                    Stmt::Break => Node::Break,
+                    Stmt::Continue => Node::Continue,
+                    _ => Node::Return,
+                });
+            }
+            _ if !has_barrier(s) => {
+                if breaks_out(s) {
+                    return None;
+                }
+                run.push(s);
+            }
+            Stmt::Let { local, init: Some(e) } if as_vote(e).is_some() => {
+                flush(&mut run, &mut nodes);
+                let (vote, pred) = as_vote(e)?;
+                nodes.push(Node::Vote {
+                    local: Some(*local),
+                    vote,
+                    pred,
+                });
+            }
+            Stmt::Expr(e) if as_vote(e).is_some() => {
+                flush(&mut run, &mut nodes);
+                let (vote, pred) = as_vote(e)?;
+                nodes.push(Node::Vote {
+                    local: None,
+                    vote,
+                    pred,
+                });
+            }
+            Stmt::SyncThreads => {
+                flush(&mut run, &mut nodes);
+                nodes.push(Node::Barrier);
+            }
+            Stmt::If { cond, then, els } if !expr_has_barrier(cond) || as_vote(cond).is_some() => {
+                flush(&mut run, &mut nodes);
+                let els = match els {
+                    Some(e) => plan(e)?,
+                    None => Vec::new(),
+                };
+                nodes.push(Node::If {
+                    cond,
+                    then: plan(then)?,
+                    els,
+                });
+            }
+            Stmt::For {
+                start, end, step, body, ..
+            } if !expr_has_barrier(start) && !expr_has_barrier(end) && !step.as_ref().is_some_and(expr_has_barrier) => {
+                flush(&mut run, &mut nodes);
+                nodes.push(Node::For {
+                    stmt: s,
+                    body: plan(body)?,
+                });
+            }
+            Stmt::While { cond, body } if !expr_has_barrier(cond) || as_vote(cond).is_some() => {
+                flush(&mut run, &mut nodes);
+                nodes.push(Node::While {
+                    cond,
+                    body: plan(body)?,
+                });
+            }
+            Stmt::Loop { body } => {
+                flush(&mut run, &mut nodes);
+                nodes.push(Node::Loop(plan(body)?));
+            }
+            Stmt::Block(b) => {
+                flush(&mut run, &mut nodes);
+                nodes.push(Node::Scope(plan(b)?));
+            }
+            // A barrier inside an expression (an `if` used as a value).
+            _ => return None,
+        }
+    }
+    flush(&mut run, &mut nodes);
+    Some(nodes)
+}
