@@ -234,6 +234,7 @@ impl<'a> Block<'a> {
         std::ops::RangeInclusive<T>: Iterator,
     {
         if step == 0 {
+            // A one-element range, exhausted: empty, whatever `T` is.
             let mut empty = end..=end;
             empty.next();
             return empty.step_by(1);

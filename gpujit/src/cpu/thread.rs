@@ -221,11 +221,7 @@ impl<'a> Thread<'a> {
     where
         std::ops::Range<T>: Iterator,
     {
-        if step == 0 {
-            self.fault(STEP_ZERO);
-            return (end..end).step_by(1);
-        }
-        (start..end).step_by(step)
+        self.block.step_by(start, end, self.check_step(step))
     }
 
     /// `(start..=end).step_by(step)`, with a `step` of 0 as in [`Thread::step_by`].
@@ -239,14 +235,7 @@ impl<'a> Thread<'a> {
     where
         std::ops::RangeInclusive<T>: Iterator,
     {
-        if step == 0 {
-            self.fault(STEP_ZERO);
-            // A one-element range, exhausted: empty, whatever `T` is.
-            let mut empty = end..=end;
-            empty.next();
-            return empty.step_by(1);
-        }
-        (start..=end).step_by(step)
+        self.block.step_by_inclusive(start, end, self.check_step(step))
     }
 
     /// `a + b` for a type only rustc knows: wraps ([`KernelArith`]).
