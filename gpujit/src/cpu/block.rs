@@ -67,9 +67,11 @@ impl<'a> Block<'a> {
         self.launch.cancel.load(Ordering::Relaxed)
     }
 
-    /// Whether the kernel must run on the coroutine path even where the
-    /// macro could split it at its barriers (`GPUJIT_CPU_EXEC=coroutines`,
-    /// for tests that check both paths).
+    /// Whether the kernel must take the reference path
+    /// (`GPUJIT_CPU_EXEC=coroutines`, for tests that check both paths): a
+    /// kernel with barriers runs as coroutines even where the macro could
+    /// split it, and one without runs its plain thread loop, no loop
+    /// interchanged.
     #[inline(always)]
     pub fn force_coroutines(&self) -> bool {
         self.launch.force_coroutines
