@@ -5,26 +5,35 @@
 # meaningless (marked "n/a (double)") and sizes are scaled down.
 #
 # Usage: bash scripts/gpu-check.sh
-#   GPU_CHECK_DETAILS=path   details file (default target/gpu-check/details.txt)
+#   GPU_CHECK_OUT=dir        where outputs go (default target/gpu-check)
+#   GPU_CHECK_DETAILS=path   details file (default $GPU_CHECK_OUT/details.txt)
+#   GPU_CHECK_PREBUILT=dir   run the binaries that scripts/gpu-bundle.sh built
+#                            into dir instead of building (for a GPU machine
+#                            without a Rust toolchain); trybuild's tests need
+#                            cargo and are skipped there
 #   GPU_CHECK_SKIP_SUITE=1   skip the test suite (e.g. for a quick rerun)
 #   GPU_CHECK_SUITE_TIMEOUT=s  time limit of the test suite (default 900)
+#   GPU_CHECK_BINARY_TIMEOUT=s time limit of one prebuilt test binary (300)
 #
 # Steps (details of each go to the details file; the table comes last):
-#   1. cargo build --release (workspace, all targets);
-#   2. cargo test --workspace --release with GPUJIT_BACKEND=cuda;
-#   3. every example with GPUJIT_BACKEND=cpu and =cuda, outputs compared
+#   1. cargo build --release (workspace, all targets), unless prebuilt;
+#   2. every example with GPUJIT_BACKEND=cpu and =cuda, outputs compared
 #      (timings masked);
-#   4. examples/gpu_check.rs: kernels vs hand-written CUDA C, grayscale
+#   3. examples/gpu_check.rs: kernels vs hand-written CUDA C, grayscale
 #      bandwidth vs a device-to-device copy, launch overhead, first launches,
-#      more than 2^31 threads, float-to-int casts, FMA contraction.
+#      more than 2^31 threads, float-to-int casts, FMA contraction;
+#   4. the test suite with GPUJIT_BACKEND=cuda (cargo test --workspace
+#      --release, or each prebuilt test binary in its package's folder).
 # Exits non-zero when a row says FAIL.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${ROOT}"
-OUT="${ROOT}/target/gpu-check"
-mkdir -p "${OUT}"
-DETAILS="${GPU_CHECK_DETAILS:-${OUT}/details.txt}"
+RESULTS="${GPU_CHECK_OUT:-${ROOT}/target/gpu-check}"
+mkdir -p "${RESULTS}"
+DETAILS="${GPU_CHECK_DETAILS:-${RESULTS}/details.txt}"
+PREBUILT="${GPU_CHECK_PREBUILT:+$(cd "${GPU_CHECK_PREBUILT}" && pwd)}"
+BIN="${PREBUILT:-${ROOT}/target/release}"
 : > "${DETAILS}"
 ROWS=()
 row() { ROWS+=("$1|$2|$3|$4"); }
@@ -36,8 +45,10 @@ log() {
 
 if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
     MODE="GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1)"
-    # gpujit's NVRTC (the double's setup does this for itself).
-    bash scripts/install-nvrtc.sh > /dev/null
+    if [[ -z "${PREBUILT}" ]]; then
+        # gpujit's NVRTC (the double's setup does this for itself).
+        bash scripts/install-nvrtc.sh > /dev/null
+    fi
     SMALL=""
 else
     MODE="no GPU: driver double (timings meaningless, sizes scaled down)"
@@ -45,31 +56,28 @@ else
     SMALL=1
 fi
 log "mode: ${MODE}; $(date -u +%Y-%m-%dT%H:%MZ)"
-export GPUJIT_REQUIRE_NVRTC=1 GPUJIT_REQUIRE_CXX=1
-
-log "build"
-if cargo build --release --workspace --all-targets >> "${DETAILS}" 2>&1; then
-    row "release build" "ok" "builds" "pass"
-else
-    row "release build" "failed (details file)" "builds" "FAIL"
+export GPUJIT_REQUIRE_NVRTC=1
+# The host differential needs g++; a GPU machine may lack it (then those
+# tests report themselves as ignored).
+if command -v g++ > /dev/null || [[ -z "${PREBUILT}" ]]; then
+    export GPUJIT_REQUIRE_CXX=1
 fi
 
-if [[ "${GPU_CHECK_SKIP_SUITE:-}" == 1 ]]; then
-    row "test suite, GPUJIT_BACKEND=cuda" "skipped (GPU_CHECK_SKIP_SUITE=1)" "all pass" "skipped"
-else
-    log "test suite with GPUJIT_BACKEND=cuda"
-    # As .ci/run's CUDA pass: no skip list (CPU-backend-only tests report
-    # themselves as ignored). A time limit keeps the check bounded if a test
-    # hangs on the device.
-    if GPUJIT_BACKEND=cuda GPUJIT_REQUIRE_DRIVER_DOUBLE="${SMALL}" timeout "${GPU_CHECK_SUITE_TIMEOUT:-900}" \
-        cargo test --workspace --release --no-fail-fast > "${OUT}/suite.txt" 2>&1; then
-        verdict=pass
-    else
-        verdict=FAIL
+if [[ -n "${PREBUILT}" ]]; then
+    # Test binaries look for files under the checkout they were built in.
+    built_in="$(cat "${PREBUILT}/root.txt")"
+    if [[ ! -e "${built_in}" ]]; then
+        mkdir -p "$(dirname "${built_in}")" && ln -s "${ROOT}" "${built_in}"
     fi
-    cat "${OUT}/suite.txt" >> "${DETAILS}"
-    summary="$(grep -E '^test result:' "${OUT}/suite.txt" | awk '{p+=$4; f+=$6; i+=$8} END {printf "%d passed, %d failed, %d ignored", p, f, i}')"
-    row "test suite, GPUJIT_BACKEND=cuda" "${summary}" "all pass" "${verdict}"
+    log "prebuilt binaries from ${PREBUILT} (built in ${built_in})"
+    row "release build" "prebuilt (scripts/gpu-bundle.sh)" "builds" "pass"
+else
+    log "build"
+    if cargo build --release --workspace --all-targets >> "${DETAILS}" 2>&1; then
+        row "release build" "ok" "builds" "pass"
+    else
+        row "release build" "failed (details file)" "builds" "FAIL"
+    fi
 fi
 
 # Timings and other run-dependent numbers, masked before comparing outputs.
@@ -90,15 +98,15 @@ for example in examples/*.rs; do
     ok=1
     for backend in cpu cuda; do
         extra=()
-        [[ "${name}" == grayscale ]] && extra=("${OUT}/gray-${backend}.png")
-        if ! GPUJIT_BACKEND="${backend}" RUST_LOG=off "target/release/examples/${name}" "${args[@]}" "${extra[@]}" \
-            > "${OUT}/${name}-${backend}.txt" 2>&1; then
+        [[ "${name}" == grayscale ]] && extra=("${RESULTS}/gray-${backend}.png")
+        if ! GPUJIT_BACKEND="${backend}" RUST_LOG=off "${BIN}/examples/${name}" "${args[@]}" "${extra[@]}" \
+            > "${RESULTS}/${name}-${backend}.txt" 2>&1; then
             ok=0
         fi
-        { echo "-- ${name} (${backend})"; cat "${OUT}/${name}-${backend}.txt"; } >> "${DETAILS}"
+        { echo "-- ${name} (${backend})"; cat "${RESULTS}/${name}-${backend}.txt"; } >> "${DETAILS}"
     done
-    if [[ "${ok}" == 1 ]] && diff <(mask < "${OUT}/${name}-cpu.txt") <(mask < "${OUT}/${name}-cuda.txt") >> "${DETAILS}"; then
-        if [[ "${name}" != grayscale ]] || cmp -s "${OUT}/gray-cpu.png" "${OUT}/gray-cuda.png"; then
+    if [[ "${ok}" == 1 ]] && diff <(mask < "${RESULTS}/${name}-cpu.txt") <(mask < "${RESULTS}/${name}-cuda.txt") >> "${DETAILS}"; then
+        if [[ "${name}" != grayscale ]] || cmp -s "${RESULTS}/gray-cpu.png" "${RESULTS}/gray-cuda.png"; then
             row "example ${name}: CUDA = CPU" "same output" "same" "pass"
             continue
         fi
@@ -107,15 +115,60 @@ for example in examples/*.rs; do
 done
 
 log "gpu_check (measurements)"
-if GPUJIT_BACKEND=cuda target/release/examples/gpu_check --details "${OUT}/measure.txt" > "${OUT}/rows.txt" 2>> "${DETAILS}"; then
+if GPUJIT_BACKEND=cuda "${BIN}/examples/gpu_check" --details "${RESULTS}/measure.txt" > "${RESULTS}/rows.txt" 2>> "${DETAILS}"; then
     :
 else
     row "gpu_check program" "exited with an error (details file)" "runs" "FAIL"
 fi
-cat "${OUT}/measure.txt" >> "${DETAILS}" 2> /dev/null
+cat "${RESULTS}/measure.txt" >> "${DETAILS}" 2> /dev/null
 while IFS= read -r line; do
     [[ "${line}" == ROW\|* ]] && ROWS+=("${line#ROW|}")
-done < "${OUT}/rows.txt"
+done < "${RESULTS}/rows.txt"
+
+# The test suite, last (the longest step).
+run_suite() {
+    if [[ -z "${PREBUILT}" ]]; then
+        cargo test --workspace --release --no-fail-fast
+        return
+    fi
+    # Each binary in its package's folder, as cargo runs it; four at a time.
+    # trybuild's cases (compile_fail) need cargo and rustc: not run here.
+    local failed=0
+    if grep -q '^compile_fail ' "${PREBUILT}/tests.txt"; then
+        echo "test result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out (compile_fail: needs cargo)"
+    fi
+    grep -v '^compile_fail ' "${PREBUILT}/tests.txt" > "${RESULTS}/suite-list.txt"
+    xargs -P 4 -L 1 sh -c 'cd "$2" && timeout "${GPU_CHECK_BINARY_TIMEOUT:-300}" "$4/$3" > "$5/suite-$1.txt" 2>&1; echo "$1 exit $?" >> "$5/suite-exits.txt"' _ \
+        < <(sed "s|\$| ${PREBUILT} ${RESULTS}|" "${RESULTS}/suite-list.txt")
+    for f in "${RESULTS}"/suite-*.txt; do
+        [[ "${f}" == */suite-list.txt || "${f}" == */suite-exits.txt ]] && continue
+        echo "---- $(basename "${f}" .txt)"
+        cat "${f}"
+    done
+    cat "${RESULTS}/suite-exits.txt"
+    ! grep -qv ' exit 0$' "${RESULTS}/suite-exits.txt" || failed=1
+    return "${failed}"
+}
+if [[ "${GPU_CHECK_SKIP_SUITE:-}" == 1 ]]; then
+    row "test suite, GPUJIT_BACKEND=cuda" "skipped (GPU_CHECK_SKIP_SUITE=1)" "all pass" "skipped"
+else
+    log "test suite with GPUJIT_BACKEND=cuda"
+    # As .ci/run's CUDA pass: no skip list (CPU-backend-only tests report
+    # themselves as ignored). A time limit keeps the check bounded if a test
+    # hangs on the device.
+    rm -f "${RESULTS}"/suite-*.txt
+    export -f run_suite
+    export PREBUILT RESULTS
+    if GPUJIT_BACKEND=cuda GPUJIT_REQUIRE_DRIVER_DOUBLE="${SMALL}" timeout "${GPU_CHECK_SUITE_TIMEOUT:-900}" \
+        bash -c run_suite > "${RESULTS}/suite.txt" 2>&1; then
+        verdict=pass
+    else
+        verdict=FAIL
+    fi
+    cat "${RESULTS}/suite.txt" >> "${DETAILS}"
+    summary="$(grep -E '^test result:' "${RESULTS}/suite.txt" | awk '{p+=$4; f+=$6; i+=$8} END {printf "%d passed, %d failed, %d ignored", p, f, i}')"
+    row "test suite, GPUJIT_BACKEND=cuda" "${summary}" "all pass" "${verdict}"
+fi
 
 # The table, last.
 echo

@@ -49,6 +49,46 @@ fn step_count(n: u32, s: usize, out: &mut [u32]) {
     }
 }
 
+/// Depth `n` of a mutual recursion through two device functions.
+#[gpu_device]
+fn down_a(n: u32) -> u32 {
+    if n == 0 {
+        0
+    } else {
+        1 + down_b(n - 1)
+    }
+}
+
+#[gpu_device]
+fn down_b(n: u32) -> u32 {
+    if n == 0 {
+        0
+    } else {
+        1 + down_a(n - 1)
+    }
+}
+
+#[gpu_device]
+fn plus_one(n: u32) -> u32 {
+    n + 1
+}
+
+#[gpu_kernel]
+fn recursion_depth(out: &mut [u32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = down_a(i as u32 * 10);
+    }
+}
+
+#[gpu_kernel]
+fn no_recursion(out: &mut [u32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = plus_one(plus_one(i as u32));
+    }
+}
+
 fn mix_host(rows: usize, cols: usize) -> Vec<f64> {
     (0..rows * cols)
         .map(|i| i as f64 * 0.5 + 1.25 + (-3.0) + 7.0 + 4e9 + 5e10)
@@ -318,6 +358,35 @@ fn occupancy_warning_once_per_kernel() {
 
 // ------------------------------------------------------------------ runner (parent side)
 
+/// The context's per-thread stack (`cuCtxGetLimit`): gpujit and cudarc share
+/// the device's primary context.
+fn stack_limit() -> usize {
+    let ctx = cudarc::driver::CudaContext::new(0).expect("the double's device 0");
+    ctx.get_limit(cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE)
+        .expect("cuCtxGetLimit")
+}
+
+fn recursive_kernels_get_a_bigger_stack() {
+    backend_is_cuda();
+    let mut out = gpujit::zeros::<u32>(20).unwrap();
+    no_recursion![1, 32](&mut out).unwrap();
+    assert_eq!(
+        out.copy_to_host().unwrap(),
+        (0..20).map(|i| i + 2).collect::<Vec<u32>>()
+    );
+    assert_eq!(
+        stack_limit(),
+        1024,
+        "CUDA's default stays for a kernel without recursion"
+    );
+    recursion_depth![1, 32](&mut out).unwrap();
+    assert_eq!(
+        out.copy_to_host().unwrap(),
+        (0..20).map(|i| i * 10).collect::<Vec<u32>>()
+    );
+    assert_eq!(stack_limit(), 8192, "a kernel reaching a recursive device function");
+}
+
 struct Case {
     name: &'static str,
     env: &'static [(&'static str, &'static str)],
@@ -393,6 +462,11 @@ fn cases() -> Vec<Case> {
             name: "dropping_an_array_with_queued_work_deferred",
             env: &[("GPUJIT_DOUBLE_DEFER", "1")],
             run: dropping_an_array_with_queued_work,
+        },
+        Case {
+            name: "recursive_kernels_get_a_bigger_stack",
+            env: &[],
+            run: recursive_kernels_get_a_bigger_stack,
         },
         Case {
             name: "occupancy_warning_once_per_kernel",

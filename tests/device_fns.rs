@@ -4,6 +4,8 @@
 //! `syncthreads()` inside; each kernel's CUDA C holds every device function
 //! it reaches once, and compiles with NVRTC.
 
+#![deny(unused_braces)]
+
 use gpujit::prelude::*;
 use gpujit_examples::device_fns::{clamp_to, range_sum};
 
@@ -207,10 +209,11 @@ fn device_functions_from_another_crate() -> gpujit::Result<()> {
     Ok(())
 }
 
+/// On one line, as rustfmt would not write it: the expansion must not draw
+/// rustc's `unused_braces` at these braces (this file denies it).
+#[rustfmt::skip]
 #[gpu_device]
-fn halve(x: f32) -> f32 {
-    x * 0.5
-}
+fn halve(x: f32) -> f32 { x * 0.5 }
 
 #[gpu_device]
 fn wrap_add(a: u8, b: u8) -> u8 {

@@ -104,6 +104,16 @@ fn callee_statics(k: &Kernel) -> TokenStream {
     quote! { &[#(&#paths::GJ_DEVICE),*] }
 }
 
+/// The kernel's `recursive` entry: whether a device function it reaches is
+/// recursive, decided at run time (the callees may live in other crates).
+pub fn kernel_recursion(k: &Kernel) -> TokenStream {
+    if k.callees.is_empty() {
+        return quote! { || false };
+    }
+    let statics = callee_statics(k);
+    quote! { || ::gpujit::__private::reaches_recursion(#statics) }
+}
+
 /// For a kernel that calls device functions: the statements that append
 /// the helpers, the device functions and the kernel to `gj_src` (a
 /// `String`); `None` for a kernel without calls (its text is fixed).
@@ -305,11 +315,13 @@ fn host_fn(func: &syn::ItemFn) -> TokenStream {
     // The kernel language loops over ranges only: clippy's iterator advice
     // cannot be followed in a device function.
     f.attrs.push(syn::parse_quote!(#[allow(clippy::needless_range_loop)]));
-    let block = &f.block;
+    // The statements spliced in, not the block nested: `{ x * x }` nested
+    // would draw rustc's `unused_braces` warning at the user's braces.
+    let stmts = &f.block.stmts;
     f.block = syn::parse_quote!({
         #[allow(unused_imports)]
         use ::gpujit::__private::typecheck::*;
-        #block
+        #(#stmts)*
     });
     quote! { #f }
 }

@@ -3,7 +3,7 @@
 //!
 //! Semantics follow Rust, not C: index math is 64-bit, signed integer
 //! arithmetic wraps (done in unsigned arithmetic), shifts mask their amount,
-//! float → int casts saturate (`__float2int_rz` & co.), unsuffixed float
+//! float → int casts saturate with NaN → 0 (`gj_float_to_int`), unsuffixed float
 //! literals take the type Rust gives them. Nothing is added that could make a
 //! thread skip a barrier: no bounds checks, no early exits.
 
@@ -821,7 +821,13 @@ impl Emitter<'_> {
                 let v = self.expr(a);
                 match self.opaque(a.ty) {
                     Some(t) => format!("gj_cast<{}, {t}>({v})", to.c_name()),
-                    None => cast(&v, scalar_of(a.ty), *to),
+                    None => match scalar_of(a.ty) {
+                        Some(from) if from.is_float() && to.is_int() => {
+                            self.helpers.insert("gj_float_to_int");
+                            format!("gj_float_to_int<{}>({v})", to.c_name())
+                        }
+                        from => cast(&v, from, *to),
+                    },
                 }
             }
             ExprKind::Load(a, idx) => self.element(*a, idx),
@@ -1157,24 +1163,13 @@ fn emitted_prec(e: &Expr) -> u8 {
     }
 }
 
-/// `v as to` with Rust semantics.
+/// `v as to` with Rust semantics, except float → int (`gj_float_to_int`).
 fn cast(v: &str, from: Option<Scalar>, to: Scalar) -> String {
     match from {
         Some(f)
             if f == to || (matches!(f, Scalar::U64 | Scalar::Usize) && matches!(to, Scalar::U64 | Scalar::Usize)) =>
         {
             v.to_string()
-        }
-        Some(f) if f.is_float() && to.is_int() => {
-            // Saturating, NaN → 0, as Rust's `as` (PTX cvt.rzi saturates).
-            let p = if f == Scalar::F32 { "__float2" } else { "__double2" };
-            match to {
-                Scalar::I32 => format!("{p}int_rz({v})"),
-                Scalar::U32 => format!("{p}uint_rz({v})"),
-                Scalar::I64 => format!("{p}ll_rz({v})"),
-                Scalar::U64 | Scalar::Usize => format!("{p}ull_rz({v})"),
-                _ => format!("(unsigned char)min({p}uint_rz({v}), 255u)"),
-            }
         }
         _ => format!("({}){}", to.c_name(), paren(v.to_string())),
     }

@@ -170,6 +170,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     // A device function may reach a barrier (known at run time only): the
     // launch then sizes coroutine stacks (see `device`).
     let uses_barrier = k.uses_barrier || !k.callees.is_empty();
+    let recursive = crate::device::kernel_recursion(k);
     let blk = block_ident();
 
     // Launch.
@@ -302,6 +303,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 nvrtc_source,
                 cpu: gj_cpu_entry,
                 uses_barrier: #uses_barrier,
+                recursive: #recursive,
             };
 
             /// The CUDA C source of this kernel (one translation unit, built on first call).

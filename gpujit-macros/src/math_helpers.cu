@@ -199,3 +199,30 @@ template <class T> static __device__ __forceinline__ T gj_atanh(T x) {
     if constexpr (sizeof(T) == 4) return 0.5f * log1pf((2.0f * x) / (1.0f - x));
     else return 0.5 * log1p((2.0 * x) / (1.0 - x));
 }
+// @gj_float_to_int
+// `x as I` for a float `x`: Rust's cast, rounding toward zero and saturating
+// (cvt.rzi does both), with NaN giving 0. The NaN test is needed: on an H200
+// cvt.rzi gives 0 for f32 -> s32 but the most negative value (or 2^63) for
+// the 64-bit and f64 conversions.
+template <class I, class F> static __device__ __forceinline__ I gj_float_to_int(F x) {
+    if (x != x) return (I)0;
+    constexpr bool is_signed = (I)-1 < (I)0;
+    if constexpr (sizeof(I) == 8) {
+        if constexpr (sizeof(F) == 4) { if constexpr (is_signed) return __float2ll_rz(x); else return __float2ull_rz(x); }
+        else { if constexpr (is_signed) return __double2ll_rz(x); else return __double2ull_rz(x); }
+    } else if constexpr (is_signed) {
+        int v = sizeof(F) == 4 ? __float2int_rz((float)x) : __double2int_rz((double)x);
+        if constexpr (sizeof(I) < 4) {
+            constexpr int lo = -(1 << (8 * sizeof(I) - 1)), hi = (1 << (8 * sizeof(I) - 1)) - 1;
+            v = v < lo ? lo : (v > hi ? hi : v);
+        }
+        return (I)v;
+    } else {
+        unsigned int v = sizeof(F) == 4 ? __float2uint_rz((float)x) : __double2uint_rz((double)x);
+        if constexpr (sizeof(I) < 4) {
+            constexpr unsigned int hi = (1u << (8 * sizeof(I))) - 1u;
+            v = v > hi ? hi : v;
+        }
+        return (I)v;
+    }
+}

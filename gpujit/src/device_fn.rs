@@ -70,6 +70,30 @@ pub fn reaches_barrier(roots: &[&'static DeviceFn]) -> bool {
     reachable(roots).iter().any(|f| f.uses_barrier)
 }
 
+/// Whether a device function reachable from `roots` can call itself again
+/// (a cycle in the call graph: self- or mutual recursion). The CUDA backend
+/// then raises the per-thread stack (see `cuda::module_cache`), whose
+/// default of 1 KiB a recursion 100 calls deep overflows.
+pub fn reaches_recursion(roots: &[&'static DeviceFn]) -> bool {
+    // Depth-first, with the functions on the current path: an edge back to
+    // one of them closes a cycle.
+    fn visit(f: &'static DeviceFn, path: &mut Vec<*const DeviceFn>, done: &mut HashSet<*const DeviceFn>) -> bool {
+        let at = f as *const DeviceFn;
+        if path.contains(&at) {
+            return true;
+        }
+        if !done.insert(at) {
+            return false;
+        }
+        path.push(at);
+        let cycle = f.callees.iter().any(|g| visit(g, path, done));
+        path.pop();
+        cycle
+    }
+    let mut done = HashSet::new();
+    roots.iter().any(|f| visit(f, &mut Vec::new(), &mut done))
+}
+
 fn render(out: &mut String, pieces: &[Piece], own: &str, callees: &[String], consts: &dyn Fn() -> String) {
     for p in pieces {
         match p {
@@ -190,5 +214,52 @@ mod tests {
         );
         assert!(reaches_barrier(&[&EVEN]));
         assert!(!reaches_barrier(&[]));
+    }
+
+    static LEAF: DeviceFn = DeviceFn {
+        base: "gj_dev_leaf",
+        decl: &[],
+        def: &[],
+        consts: no_consts,
+        helpers: &[],
+        callees: &[],
+        uses_barrier: false,
+    };
+    static TWICE: DeviceFn = DeviceFn {
+        base: "gj_dev_twice",
+        decl: &[],
+        def: &[],
+        consts: no_consts,
+        helpers: &[],
+        callees: &[&LEAF, &LEAF],
+        uses_barrier: false,
+    };
+    static SELF: DeviceFn = DeviceFn {
+        base: "gj_dev_self",
+        decl: &[],
+        def: &[],
+        consts: no_consts,
+        helpers: &[],
+        callees: &[&LEAF, &SELF],
+        uses_barrier: false,
+    };
+    static ABOVE_CYCLE: DeviceFn = DeviceFn {
+        base: "gj_dev_above",
+        decl: &[],
+        def: &[],
+        consts: no_consts,
+        helpers: &[],
+        callees: &[&TWICE, &ODD],
+        uses_barrier: false,
+    };
+
+    #[test]
+    fn recursion_is_a_cycle_reachable_from_the_roots() {
+        assert!(reaches_recursion(&[&EVEN]), "mutual");
+        assert!(reaches_recursion(&[&SELF]), "self");
+        assert!(reaches_recursion(&[&LEAF, &ABOVE_CYCLE]), "a cycle below a root");
+        // A function called twice (a diamond) is no cycle.
+        assert!(!reaches_recursion(&[&TWICE, &LEAF, &TWICE]));
+        assert!(!reaches_recursion(&[]));
     }
 }

@@ -31,6 +31,9 @@ pub struct KernelDef {
     /// Whether the kernel calls `syncthreads()` (the CPU backend then runs the
     /// threads of a block as coroutines that meet at each barrier).
     pub uses_barrier: bool,
+    /// Whether a device function the kernel reaches is (mutually) recursive
+    /// (known at run time only: see [`crate::device_fn::reaches_recursion`]).
+    pub recursive: fn() -> bool,
 }
 
 /// One kernel parameter.

@@ -243,7 +243,7 @@ pub mod __private {
         CpuLaunch, GlobalMem, IntDiv, IntEuclid, Mem, SharedLayout, SharedMem, Space, Thread, View,
     };
     pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
-    pub use crate::device_fn::{link, reaches_barrier, DeviceFn, Piece};
+    pub use crate::device_fn::{link, reaches_barrier, reaches_recursion, DeviceFn, Piece};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;

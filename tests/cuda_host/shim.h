@@ -95,22 +95,28 @@ inline auto min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 template <class A, class B>
 inline auto max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
 
-// cvt.rzi.{s32,u32,s64,u64}.{f32,f64}: round toward zero, saturate, NaN -> 0.
+// cvt.rzi.{s32,u32,s64,u64}.{f32,f64}: round toward zero, saturate. NaN
+// gives a value Rust's `as` never does (an H200 gave the most negative value
+// for f64 -> s32 and for -> s64, 2^63 for -> u64; 0 only for f32 -> s32/u32),
+// so that emitted code relying on the intrinsics for NaN fails here too.
 template <class I, class F>
-inline I gj_float_to_int(F x) {
-    if (std::isnan(x)) return 0;
+inline I gj_shim_cvt_rzi(F x) {
+    if (std::isnan(x)) {
+        return std::numeric_limits<I>::is_signed ? std::numeric_limits<I>::min()
+                                                 : (I)(std::numeric_limits<I>::max() / 2 + 1);
+    }
     if (x <= (F)std::numeric_limits<I>::min()) return std::numeric_limits<I>::min();
     if (x >= (F)std::numeric_limits<I>::max()) return std::numeric_limits<I>::max();
     return (I)x;
 }
-inline int __float2int_rz(float x) { return gj_float_to_int<int>(x); }
-inline unsigned int __float2uint_rz(float x) { return gj_float_to_int<unsigned int>(x); }
-inline long long __float2ll_rz(float x) { return gj_float_to_int<long long>(x); }
-inline unsigned long long __float2ull_rz(float x) { return gj_float_to_int<unsigned long long>(x); }
-inline int __double2int_rz(double x) { return gj_float_to_int<int>(x); }
-inline unsigned int __double2uint_rz(double x) { return gj_float_to_int<unsigned int>(x); }
-inline long long __double2ll_rz(double x) { return gj_float_to_int<long long>(x); }
-inline unsigned long long __double2ull_rz(double x) { return gj_float_to_int<unsigned long long>(x); }
+inline int __float2int_rz(float x) { return gj_shim_cvt_rzi<int>(x); }
+inline unsigned int __float2uint_rz(float x) { return gj_shim_cvt_rzi<unsigned int>(x); }
+inline long long __float2ll_rz(float x) { return gj_shim_cvt_rzi<long long>(x); }
+inline unsigned long long __float2ull_rz(float x) { return gj_shim_cvt_rzi<unsigned long long>(x); }
+inline int __double2int_rz(double x) { return gj_shim_cvt_rzi<int>(x); }
+inline unsigned int __double2uint_rz(double x) { return gj_shim_cvt_rzi<unsigned int>(x); }
+inline long long __double2ll_rz(double x) { return gj_shim_cvt_rzi<long long>(x); }
+inline unsigned long long __double2ull_rz(double x) { return gj_shim_cvt_rzi<unsigned long long>(x); }
 
 inline float __int_as_float(int v) {
     float f;

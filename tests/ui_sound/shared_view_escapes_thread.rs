@@ -23,6 +23,7 @@ static K: KernelDef = KernelDef {
     nvrtc_source: || "",
     cpu: entry,
     uses_barrier: false,
+    recursive: || false,
 };
 
 fn main() {

@@ -44,6 +44,7 @@ const fn kernel(
         nvrtc_source: no_source,
         cpu,
         uses_barrier,
+        recursive: || false,
     }
 }
 
@@ -597,18 +598,14 @@ fn many_threads_fast_path() {
     let mut out = cpu_zeros::<u32>(1024 * 1024).unwrap();
     let arg = KernelArg::array_mut(&mut out);
     let v = View::<u32>::from_arg(&arg, "out");
+    // Speed is measured by benches/cpu_backend.rs, not asserted here: a timed
+    // assertion fails on a loaded machine.
     let l = CpuLaunch::new(&k, cfg(4096, 256));
-    let start = std::time::Instant::now();
     l.run(SharedLayout::default(), false, &|t| {
         let i = t.grid1();
         v.st(t, i, i as u32);
     })
     .unwrap();
-    let took = start.elapsed();
-    eprintln!("1024x1024 threads: {took:?}");
-    if !cfg!(debug_assertions) {
-        assert!(took < std::time::Duration::from_millis(100), "{took:?}");
-    }
     let host = out.copy_to_host().unwrap();
     assert!(host.iter().enumerate().all(|(i, &x)| x == i as u32));
 }
@@ -617,10 +614,17 @@ fn many_threads_fast_path() {
 fn many_threads_barrier_path() {
     let k = kernel("trivial_sync", &[], |_, _| Ok(()), true);
     let l = CpuLaunch::new(&k, cfg(256, 1024));
-    let start = std::time::Instant::now();
+    // Every thread must see all 1024 of its block's arrivals after the barrier.
+    let arrived: Vec<AtomicUsize> = (0..256).map(|_| AtomicUsize::new(0)).collect();
+    let saw_all = AtomicUsize::new(0);
     l.run(SharedLayout::default(), true, &|t| {
+        let b = t.block_idx().x as usize;
+        arrived[b].fetch_add(1, Ordering::Relaxed);
         t.syncthreads(8);
+        if arrived[b].load(Ordering::Relaxed) == 1024 {
+            saw_all.fetch_add(1, Ordering::Relaxed);
+        }
     })
     .unwrap();
-    eprintln!("256x1024 threads with a barrier: {:?}", start.elapsed());
+    assert_eq!(saw_all.load(Ordering::Relaxed), 256 * 1024);
 }

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use cudarc::driver::sys::CUfunction_attribute;
+use cudarc::driver::sys::{CUfunction_attribute, CUlimit};
 use cudarc::driver::{CudaContext, CudaFunction};
 
 use super::error::driver_error;
@@ -46,6 +46,18 @@ impl ModuleCache {
         }
         let image = module_image(kernel, cc)?;
         let load_err = |e| driver_error(&format!("load the module of kernel `{}`", kernel.name), e, kernel.name);
+        if (kernel.recursive)() {
+            ensure_stack(ctx, RECURSION_STACK_BYTES).map_err(|e| {
+                driver_error(
+                    &format!(
+                        "raise the per-thread stack to {RECURSION_STACK_BYTES} bytes for the recursive kernel `{}`",
+                        kernel.name
+                    ),
+                    e,
+                    kernel.name,
+                )
+            })?;
+        }
         let module = ctx
             .load_module(cudarc::nvrtc::Ptx::from_binary(image))
             .map_err(load_err)?;
@@ -62,6 +74,25 @@ impl ModuleCache {
         map.insert(key, loaded.clone());
         Ok(loaded)
     }
+}
+
+/// The per-thread stack, in bytes, that a kernel reaching a recursive device
+/// function gets at least (CUDA's default is 1 KiB; ptxas cannot size a
+/// recursive call chain). A mutual recursion 100 calls deep overflowed the
+/// default on an H200 (`CUDA_ERROR_ILLEGAL_ADDRESS`). The driver reserves
+/// this for every thread the device can hold at once: on an H200
+/// (132 × 2048 threads) 8 KiB is 2.2 GB of its 141 GB.
+pub(crate) const RECURSION_STACK_BYTES: usize = 8 * 1024;
+
+/// Raises the context's per-thread stack (`cuCtxSetLimit(CU_LIMIT_STACK_SIZE)`,
+/// CUDA C's `cudaDeviceSetLimit(cudaLimitStackSize, ..)`) to at least `bytes`;
+/// never lowers it.
+fn ensure_stack(ctx: &Arc<CudaContext>, bytes: usize) -> std::result::Result<(), cudarc::driver::DriverError> {
+    let limit = CUlimit::CU_LIMIT_STACK_SIZE;
+    if ctx.get_limit(limit)? < bytes {
+        ctx.set_limit(limit, bytes)?;
+    }
+    Ok(())
 }
 
 /// The module image of `kernel` for a device of compute capability

@@ -326,13 +326,20 @@ pub(crate) enum Output {
 }
 
 /// The options of every compile: `--gpu-architecture=<arch> -default-device
-/// --std=c++17`, and for a CUBIN `--ptxas-options=-v` (ptxas then writes
-/// its resource usage into the log, see [`Resources`]).
+/// --std=c++17 --fmad=false`, and for a CUBIN `--ptxas-options=-v` (ptxas
+/// then writes its resource usage into the log, see [`Resources`]).
+///
+/// `--fmad=false`: a multiply and an add stay two roundings, as in Rust (which
+/// never contracts) and in Numba without `fastmath`, so a kernel gives the
+/// CPU backend's results bit for bit; `f32::mul_add` is the explicit FMA.
+/// On an H200, NVRTC's default contraction changed 32 of 240,000 grayscale
+/// pixels and the last bits of the seed loop kernel.
 pub(crate) fn options(arch: &str, output: Output) -> Vec<String> {
     let mut options = vec![
         format!("--gpu-architecture={arch}"),
         "-default-device".into(),
         "--std=c++17".into(),
+        "--fmad=false".into(),
     ];
     if output == Output::Cubin {
         options.push("--ptxas-options=-v".into());
@@ -438,7 +445,7 @@ fn compile_here(source: &str, kernel_name: &str, options: &[String], output: Out
 /// [`supported_archs`]), without the on-disk cache ([`Cache::compile_ptx`]
 /// is the cached form). Mirrors `nvrtcCreateProgram` (program name
 /// `<kernel_name>.cu`, no headers) + `nvrtcCompileProgram` with the options
-/// `--gpu-architecture=<arch> -default-device --std=c++17` + `nvrtcGetPTX` +
+/// `--gpu-architecture=<arch> -default-device --std=c++17 --fmad=false` + `nvrtcGetPTX` +
 /// `nvrtcGetProgramLog`. `kernel_name` names the program in messages only;
 /// the source should declare its kernels `extern "C" __global__` so that
 /// their PTX `.entry` names are unmangled. Warnings do not fail the compile:
@@ -477,7 +484,7 @@ pub fn compile_ptx(source: &str, kernel_name: &str, arch: &str) -> Result<Ptx> {
 /// H200), through the on-disk cache ([`Cache::from_env`]: a repeated compile
 /// of the same source, entry, architecture, NVRTC and options is read back
 /// from disk; [`Cubin::from_cache`] says which). The options are
-/// `--gpu-architecture=sm_XY -default-device --std=c++17
+/// `--gpu-architecture=sm_XY -default-device --std=c++17 --fmad=false
 /// --ptxas-options=-v`; the log holds ptxas's resource report
 /// ([`Cubin::resources`]). `entry` names the program and the kernel whose
 /// resources are reported; declare it `extern "C" __global__`.
