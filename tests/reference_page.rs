@@ -10,12 +10,32 @@ const MODEL: &str = include_str!("../gpujit-macros/src/model.rs");
 const CUDA_MATH: &str = include_str!("../gpujit-macros/src/cuda_math.rs");
 const KERNEL: &str = include_str!("../gpujit/src/kernel.rs");
 
-/// The text of the page's `# title` section, up to the next `# ` heading.
-fn section(title: &str) -> &'static str {
-    let head = format!("\n# {title}\n");
-    let start = PAGE.find(&head).unwrap_or_else(|| panic!("reference.md has no `# {title}` section")) + head.len();
-    let end = PAGE[start..].find("\n# ").map_or(PAGE.len(), |e| start + e);
-    &PAGE[start..end]
+/// The page's lines outside code blocks (where `# ` hides a line of code).
+fn prose() -> Vec<&'static str> {
+    let mut in_code = false;
+    PAGE.lines()
+        .filter(|l| {
+            if l.starts_with("```") {
+                in_code = !in_code;
+                return false;
+            }
+            !in_code
+        })
+        .collect()
+}
+
+/// The prose of the page's `# title` section, up to the next `# ` heading.
+fn section(title: &str) -> String {
+    let head = format!("# {title}");
+    let lines = prose();
+    let start = lines
+        .iter()
+        .position(|l| *l == head)
+        .unwrap_or_else(|| panic!("reference.md has no `{head}` section"));
+    lines[start + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with("# "))
+        .fold(String::new(), |acc, l| acc + l + "\n")
 }
 
 /// The cells of each table row of `text` (`\|` inside a cell is kept).
@@ -35,7 +55,9 @@ fn rows(text: &str) -> Vec<Vec<String>> {
 /// The text between `start` and the next `end` after it in `src`.
 fn between<'a>(src: &'a str, start: &str, end: &str) -> &'a str {
     let s = src.find(start).unwrap_or_else(|| panic!("`{start}` not found")) + start.len();
-    let e = src[s..].find(end).unwrap_or_else(|| panic!("`{end}` not found after `{start}`"));
+    let e = src[s..]
+        .find(end)
+        .unwrap_or_else(|| panic!("`{end}` not found after `{start}`"));
     &src[s..s + e]
 }
 
@@ -67,20 +89,28 @@ fn macro_methods() -> Vec<(String, String, String)> {
             .into_iter()
             .map(|t| (t[0].clone(), String::new(), t[1].replace("MathDomain::", ""))),
     );
-    assert!(all.len() >= 60, "only {} methods read from model.rs: has its layout changed?", all.len());
+    assert!(
+        all.len() >= 60,
+        "only {} methods read from model.rs: has its layout changed?",
+        all.len()
+    );
     all
 }
 
 /// The method names (`.sqrt(`) in the first cell of the Math section's rows.
 fn page_methods() -> Vec<(String, Vec<String>)> {
-    rows(section("Math"))
+    rows(&section("Math"))
         .into_iter()
         .flat_map(|r| {
             let names: Vec<String> = r[0]
                 .split('.')
                 .skip(1)
                 .filter_map(|t| t.split_once('(').map(|(n, _)| n))
-                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+                .filter(|n| {
+                    !n.is_empty()
+                        && n.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                })
                 .map(str::to_string)
                 .collect();
             names.into_iter().map(move |n| (n, r.clone()))
@@ -110,7 +140,10 @@ fn every_method_row_names_a_method_the_macro_knows() {
         .map(|(n, _)| n)
         .filter(|n| !known.contains(n))
         .collect();
-    assert!(unknown.is_empty(), "reference.md documents methods the macro refuses: {unknown:?}");
+    assert!(
+        unknown.is_empty(),
+        "reference.md documents methods the macro refuses: {unknown:?}"
+    );
 }
 
 /// Whether `cell` holds `word` as a whole C identifier.
@@ -130,14 +163,23 @@ fn float_rows_name_the_cuda_functions_the_emitter_calls() {
         .filter_map(|l| l.trim().trim_end_matches(',').split_once(" => "))
         .map(|(v, c)| (v.trim().to_string(), c.trim_matches('"').to_string()))
         .collect();
-    assert!(c_names.len() >= 30, "only {} C names read from cuda_math.rs", c_names.len());
+    assert!(
+        c_names.len() >= 30,
+        "only {} C names read from cuda_math.rs",
+        c_names.len()
+    );
     // `MathFn::Signum => Some("gj_signum"),` in `call`: a helper wins over the C name.
-    let helpers: Vec<(String, String)> = between(CUDA_MATH, "let helper: Option<&'static str> = match f {", "_ => None")
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("MathFn::")?.split_once(" => Some(\""))
-        .map(|(v, h)| (v.to_string(), h.trim_end_matches(['"', ')', ',']).to_string()))
-        .collect();
-    assert!(helpers.len() >= 20, "only {} helpers read from cuda_math.rs", helpers.len());
+    let helpers: Vec<(String, String)> =
+        between(CUDA_MATH, "let helper: Option<&'static str> = match f {", "_ => None")
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("MathFn::")?.split_once(" => Some(\""))
+            .map(|(v, h)| (v.to_string(), h.trim_end_matches(['"', ')', ',']).to_string()))
+            .collect();
+    assert!(
+        helpers.len() >= 20,
+        "only {} helpers read from cuda_math.rs",
+        helpers.len()
+    );
     let page = page_methods();
     let mut checked = 0;
     for (name, variant, domain) in macro_methods() {
@@ -186,7 +228,7 @@ fn every_atomic_and_vote_has_a_row() {
         .map(|(_, s)| format!("atomic_{}", s.trim_end_matches(['"', ','])))
         .collect();
     assert_eq!(atomics.len(), 11, "atomics read from model.rs: {atomics:?}");
-    let table = rows(section("Atomics"));
+    let table = rows(&section("Atomics"));
     for a in &atomics {
         let row = table
             .iter()
@@ -198,9 +240,16 @@ fn every_atomic_and_vote_has_a_row() {
             "`{a}`'s row should name CUDA's `{cuda}`: {row:?}"
         );
     }
-    let votes = between(MODEL, "pub fn from_name(name: &str) -> Option<Vote>", "_ => return None");
-    let indexing = rows(section("Thread indexing, barriers, votes and fences"));
-    for v in votes.lines().filter_map(|l| l.trim().strip_prefix('"')?.split('"').next()) {
+    let votes = between(
+        MODEL,
+        "pub fn from_name(name: &str) -> Option<Vote>",
+        "_ => return None",
+    );
+    let indexing = rows(&section("Thread indexing, barriers, votes and fences"));
+    for v in votes
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('"')?.split('"').next())
+    {
         assert!(
             indexing.iter().any(|r| r[0].contains(&format!("`{v}("))),
             "reference.md has no row for the vote `{v}`"
@@ -215,10 +264,45 @@ fn every_intrinsic_gpujit_kernel_exports_is_on_the_page() {
         let list = list.split('}').next().unwrap_or("");
         names.extend(list.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()));
     }
-    assert!(names.len() >= 25, "only {} intrinsics read from kernel.rs: {names:?}", names.len());
+    assert!(
+        names.len() >= 25,
+        "only {} intrinsics read from kernel.rs: {names:?}",
+        names.len()
+    );
     let missing: Vec<&String> = names
         .iter()
         .filter(|n| !PAGE.contains(&format!("`{n}(")) && !PAGE.contains(&format!("`{n}::<")))
         .collect();
     assert!(missing.is_empty(), "intrinsics missing from reference.md: {missing:?}");
+}
+
+/// rustdoc's anchor for a heading: lower case, spaces as `-`, other
+/// punctuation dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn links_within_the_page_reach_a_heading() {
+    let anchors: Vec<String> = prose()
+        .into_iter()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|h| slug(h.trim_start_matches('#')))
+        .collect();
+    let links: Vec<&str> = PAGE.split("](#").skip(1).filter_map(|l| l.split(')').next()).collect();
+    assert!(links.len() >= 3, "only {} links within the page found", links.len());
+    let broken: Vec<&&str> = links.iter().filter(|l| !anchors.iter().any(|a| a == *l)).collect();
+    assert!(
+        broken.is_empty(),
+        "links to no heading of reference.md: {broken:?} (headings: {anchors:?})"
+    );
 }
