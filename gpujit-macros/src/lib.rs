@@ -8,7 +8,7 @@
 //! so rust-analyzer and rustc keep working on it.
 //!
 //! Use it through the `gpujit` crate, which re-exports it and documents the
-//! kernel language (`gpujit::kernel`).
+//! kernel language (`gpujit::reference`).
 
 use proc_macro::TokenStream;
 

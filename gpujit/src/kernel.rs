@@ -1,175 +1,20 @@
-//! The kernel language: what may appear in a `#[gpu_kernel]` function.
+//! The kernel parameter types and the intrinsics that `#[gpu_kernel]` and
+//! `#[gpu_device]` functions call: [`grid`], [`gridsize`], [`thread_idx`],
+//! [`block_idx`], [`block_dim`], [`grid_dim`], [`shared_array`],
+//! [`syncthreads`], the votes ([`syncthreads_count`], [`syncthreads_and`],
+//! [`syncthreads_or`]), the fences ([`threadfence`], [`threadfence_block`],
+//! [`threadfence_system`]) and the atomics ([`atomic_add`] and ten more).
 //!
-//! A kernel is a plain `fn` that returns nothing. Its parameters are
-//! - scalars by value: `i32 i64 u32 u64 usize f32 f64 bool` (and `u8`);
-//! - 1-D arrays as `&[T]` (read) or `&mut [T]` (written), with `len()`;
-//! - 1-3-D arrays as [`ArrayView1`]/[`ArrayView2`]/[`ArrayView3`] (read) or
-//!   [`ArrayViewMut1`]/[`ArrayViewMut2`]/[`ArrayViewMut3`] (written), named after
-//!   ndarray's views, indexed `a[[i, j]]`, with `shape()`, `dim()` and `len()`.
+//! The language itself is described in one place, the language reference
+//! [`crate::reference`]: every construct, intrinsic, atomic and math function
+//! with the CUDA C it becomes and its Numba counterpart, and the semantic
+//! choices (index width, integer overflow, casts, division by zero, float
+//! literal typing, NaN in `min`/`max`, rounding, FMA contraction).
 //!
-//! Intrinsics (named after Numba's `numba.cuda`):
-//!
-//! | kernel code | CUDA C | type |
-//! |---|---|---|
-//! | `grid(1)` | `blockIdx.x * blockDim.x + threadIdx.x` (64-bit) | `usize` |
-//! | `grid(2)`, `grid(3)` | same per axis | `(usize, usize)`, `(usize, usize, usize)` |
-//! | `gridsize(1..=3)` | `gridDim * blockDim` per axis | as `grid` |
-//! | `thread_idx()`, `block_idx()`, `block_dim()`, `grid_dim()` | `threadIdx` ... with `.x .y .z` | `usize` components |
-//! | `shared_array::<[[f32; 16]; 16]>()` | `__shared__ float s[16][16];` | indexed `s[i][j]` |
-//! | `syncthreads()` | `__syncthreads()` | |
-//! | `threadfence()`, `threadfence_block()`, `threadfence_system()` | `__threadfence()`, ... | |
-//!
-//! ## Atomics
-//!
-//! An atomic names its element the way a store does, behind `&mut`:
-//! `hist[b] += 1` (which loses counts when threads race) becomes
-//! `atomic_add(&mut hist[b], 1)`, and `atomic_max(&mut img[[y, x]], v)`,
-//! `atomic_or(&mut tile[i][j], m)` work alike on `ArrayViewMutN` parameters
-//! and shared arrays. (Numba writes `cuda.atomic.add(ary, idx, val)`; one
-//! place expression reads like the rest of a Rust kernel and like Rust's own
-//! `AtomicU32::fetch_add`.) Each returns the element's old value, as CUDA's
-//! do, and is one indivisible operation across all threads and blocks.
-//!
-//! | kernel code | types | stores | CUDA C | Numba |
-//! |---|---|---|---|---|
-//! | [`atomic_add(p, v)`](atomic_add) | `i32 u32 i64 u64 usize f32 f64` | `old + v` | `atomicAdd` | `cuda.atomic.add` |
-//! | [`atomic_sub(p, v)`](atomic_sub) | same | `old - v` | `atomicSub`, or `atomicAdd` of `-v` | `cuda.atomic.sub` |
-//! | [`atomic_min(p, v)`](atomic_min), [`atomic_max`] | same | the smaller / larger | `atomicMin`/`atomicMax`; a CAS loop for floats | `cuda.atomic.min`/`max` |
-//! | [`atomic_exch(p, v)`](atomic_exch) | same | `v` | `atomicExch` | `cuda.atomic.exch` |
-//! | [`atomic_cas(p, cmp, v)`](atomic_cas) | `i32 u32 i64 u64 usize` | `v` if `old == cmp` | `atomicCAS` | `cuda.atomic.compare_and_swap` |
-//! | [`atomic_and`], [`atomic_or`], [`atomic_xor`] `(p, v)` | `i32 u32 i64 u64 usize` | `old & v`, ... | `atomicAnd`, ... | `cuda.atomic.and_`, ... |
-//! | [`atomic_inc(p, v)`](atomic_inc) | `u32` | `old >= v ? 0 : old + 1` | `atomicInc` | `cuda.atomic.inc` |
-//! | [`atomic_dec(p, v)`](atomic_dec) | `u32` | `old == 0 \|\| old > v ? v : old - 1` | `atomicDec` | `cuda.atomic.dec` |
-//!
-//! Integer arithmetic wraps. Float rules, the same on every backend: `f32`
-//! add and sub flush subnormal inputs and results to a zero of the same sign
-//! (PTX's `atom.add.f32` does; `f64` does not); float min/max ignore a NaN
-//! operand (a NaN element is replaced by `v`, a NaN `v` changes nothing) and
-//! keep the element when `v` equals it (`0.0` vs `-0.0`). Any other type or
-//! operation (`atomic_and` on `f32`, anything on `u8` or `bool`), an element
-//! of a read-only parameter, and a place that is not an element are compile
-//! errors naming what is supported.
-//!
-//! Memory ordering: like CUDA's, atomics are relaxed (Rust's
-//! `Ordering::Relaxed`): they order nothing but the accesses to their own
-//! element. To publish other data, write it, call [`threadfence`], then set
-//! a flag with an atomic; the reader checks the flag, calls `threadfence()`,
-//! then reads. On the CPU backend global atomics are the host's atomic
-//! instructions (blocks run on several OS threads); shared ones are plain
-//! reads and writes, since a block's threads take turns on one OS thread.
-//!
-//! Numeric methods, in method form (`x.tanh()`) or call form (`f32::tanh(x)`,
-//! `f64::atan2(y, x)`, `u32::count_ones(n)`), and Rust's float constants
-//! (`std::f32::consts::PI`, `core::f64::consts::E`, `f32::consts::TAU` after
-//! `use std::f32;`, or imported by `use`). Each `f32` method becomes CUDA's
-//! `float` function (never a `double` one), each `f64` method the `double` one:
-//!
-//! | kernel code (`f32`) | CUDA C (`f32`; `f64` drops the `f`) |
-//! |---|---|
-//! | `sqrt cbrt exp exp2 exp_m1 ln log2 log10 ln_1p` | `sqrtf cbrtf expf exp2f expm1f logf log2f log10f log1pf` |
-//! | `sin cos tan asin acos atan atan2 sinh cosh tanh hypot` | `sinf cosf tanf asinf acosf atanf atan2f sinhf coshf tanhf hypotf` |
-//! | `asinh acosh atanh` | Rust's formulas (`gj_asinh`: `log1pf`, `hypotf`, ...), not `asinhf`: `f32::MAX.asinh()` is `inf` in Rust |
-//! | `powf powi mul_add` | `powf`, `gj_powi` (Rust's square-and-multiply), `fmaf` |
-//! | `abs copysign floor ceil round trunc min max` | `fabsf copysignf floorf ceilf roundf truncf fminf fmaxf` |
-//! | `fract signum clamp` | `x - truncf(x)`, `gj_signum`, `gj_clamp` (Rust's bodies) |
-//! | `recip to_degrees to_radians` | `1.0f / x`, `x * c` with Rust's own constant `c` |
-//! | `is_nan is_infinite is_finite` | `isnan isinf isfinite` |
-//!
-//! Integer methods on `i32 u32 i64 u64 usize u8` (the CUDA C calls a `gj_`
-//! helper built on the intrinsic shown):
-//!
-//! | kernel code | CUDA C |
-//! |---|---|
-//! | `count_ones count_zeros` | `__popc`, `__popcll` |
-//! | `leading_zeros trailing_zeros` | `__clz`, `__clzll`, `__ffs`, `__ffsll` |
-//! | `reverse_bits` | `__brev`, `__brevll` |
-//! | `rotate_left rotate_right` | `__funnelshift_l`, `__funnelshift_r` (64-bit: two shifts) |
-//! | `swap_bytes` | `__byte_perm(x, 0, 0x0123)` |
-//! | `pow wrapping_pow saturating_add saturating_sub abs_diff div_euclid rem_euclid signum is_power_of_two min max clamp abs` | plain C |
-//! | `wrapping_add wrapping_sub wrapping_mul wrapping_neg wrapping_shl wrapping_shr` | the operators (which wrap) |
-//!
-//! Semantics are Rust's on both backends. `min`/`max` with one NaN return
-//! the other operand (as `fminf`); of `0.0` and `-0.0` either may come back.
-//! `round` rounds half away from zero (as `roundf`). `signum` is 1.0 for
-//! +0.0, -1.0 for -0.0 and NaN for NaN. `pow` wraps, as all kernel integer
-//! arithmetic does (`3u32.pow(21)` is `3u32.wrapping_pow(21)`).
-//! `div_euclid`/`rem_euclid` by zero follow `/` and `%`: a `KernelFault` on
-//! the CPU backend (the value is 0), an unspecified value on a GPU;
-//! `MIN.div_euclid(-1)` wraps to `MIN`. `clamp(lo, hi)` computes Rust's body
-//! (below `lo` gives `lo`, then above `hi` gives `hi`, NaN stays NaN) on both
-//! backends; where Rust panics (`lo > hi` or a NaN bound) the CPU backend
-//! also reports a `KernelFault`, and a GPU returns that same value. The
-//! transcendental functions agree with the host's within the CUDA Math API's
-//! documented ulp bounds (at most 4 ulps for these), not bit for bit.
-//! Constant expressions (`const` items, literal arithmetic, shared array
-//! sizes, which are `usize` arithmetic) give what the same operations give
-//! at run time, in the operands' width with wrap-around.
-//!
-//! Kernels call device functions, marked [`#[gpu_device]`](crate::gpu_device)
-//! (Numba's `@cuda.jit(device=True)`): scalars, arrays and tuples in,
-//! nothing, a scalar or a tuple out, recursion allowed.
-//!
-//! Shared array sizes must be compile-time constants: literals, `const`s, or
-//! arithmetic on them. The functions here exist so that the macro can let rustc
-//! type-check your kernel body; calling them from host code is a mistake.
-//!
-//! Control flow besides `if`, `while`, `loop` and `for` over `a..b`, `a..=b`
-//! and `(a..b).step_by(s)`:
-//! - `match` on an integer or `bool`, as a statement or as a value (one
-//!   expression per arm, like a value `if`), with literal (`3`, `-1`,
-//!   `true`), range (`1..=9`, `0..4`), `|`, path (`i32::MAX`) and `_`
-//!   patterns and `if` guards. CUDA C gets an `if`/`else if` chain (a value
-//!   `match` a `?:` chain), never a `switch`, so `break` and `continue` in an
-//!   arm leave the enclosing loop as in Rust. A `match` on a computed value
-//!   (`match x[i] % 4`) evaluates it once, into a local declared just before
-//!   the statement; where that is not possible (a `while` condition, after
-//!   `&&`/`||`, inside a branch of a value `if` or `match`) bind it first.
-//!   Bindings (`n @ 1..=9`, `n =>`), tuples and floats are compile errors.
-//! - `for i in (a..b).rev()`, `(a..=b).rev()` and `(a..b).rev().step_by(s)`,
-//!   as Rust defines them: `(0..n).rev().step_by(2)` yields `n-1, n-3, ...`.
-//!   The C loop counts down without wrapping at either end of the type; a
-//!   zero step is a fault as for forward loops. (`.step_by(s).rev()` is a
-//!   compile error.)
-//! - tuples as values in a `let`: `let (a, b) = (x + 1, y * 2);` (both
-//!   sides are evaluated before any name is bound, so `let (a, b) = (b, a);`
-//!   swaps).
-//!
-//! ```
-//! use gpujit::prelude::*;
-//!
-//! #[gpu_kernel]
-//! fn classify(x: &[i32], class: &mut [u32], countdown: &mut [i32]) {
-//!     let i = grid(1);
-//!     if i < x.len() {
-//!         class[i] = match x[i] {
-//!             i32::MIN..=-1 => 0,
-//!             0 => 1,
-//!             1 | 2 | 3 => 2,
-//!             _ => 3,
-//!         };
-//!     }
-//!     if i == 0 {
-//!         let mut k = 0;
-//!         for v in (0..7).rev().step_by(3) {
-//!             countdown[k] = v;
-//!             k += 1;
-//!         }
-//!     }
-//! }
-//!
-//! # fn main() -> gpujit::Result<()> {
-//! let x = gpujit::to_device(&[-5, 0, 2, 9])?;
-//! let (mut class, mut down) = (gpujit::zeros::<u32>(4)?, gpujit::zeros::<i32>(3)?);
-//! classify![1, 4](&x, &mut class, &mut down)?;
-//! assert_eq!(class.copy_to_host()?, [0, 1, 2, 3]);
-//! assert_eq!(down.copy_to_host()?, [6, 3, 0]);
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! CUDA C and Numba spellings (`threadIdx.x`, `__syncthreads()`,
-//! `cuda.grid(1)`, `cuda.shared.array(..)`, `atomicAdd`, `math.sqrt(x)`) are
-//! compile errors that name gpujit's spelling.
+//! The functions here exist so that rustc can type-check a kernel body: the
+//! macro translates each call, and calling one from host code panics. Each
+//! has its own page with an example; the parameter types ([`ArrayView2`],
+//! [`ArrayViewMut2`], ...) are named after ndarray's views.
 //!
 //! ```
 //! use gpujit::prelude::*;

@@ -27,8 +27,10 @@
 //! # }
 //! ```
 //!
-//! - [`gpu_kernel`] translates the function (the kernel language is described
-//!   in [`kernel`]) and generates the launch macro `saxpy![grid, block](...)`
+//! - [`gpu_kernel`] translates the function (every construct, intrinsic,
+//!   atomic and math function, with its CUDA C and Numba counterparts and the
+//!   semantic choices, is in the language reference, [`mod@reference`]) and
+//!   generates the launch macro `saxpy![grid, block](...)`
 //!   and the module `saxpy` with `launch`, `cuda_source`, `ptx`, `resources`,
 //!   `occupancy`, `suggested_block_size` and `KERNEL`.
 //! - [`DeviceArray`] holds 1-3-D arrays on the current backend ([`to_device`],
@@ -64,6 +66,7 @@ pub mod launch;
 pub mod nvrtc;
 pub mod occupancy;
 mod pinned;
+pub mod reference;
 mod scalar;
 pub mod stream;
 
@@ -83,7 +86,7 @@ pub use error::{Error, Result};
 /// - **Returns**: nothing, a scalar, or a tuple of 2 to 4 scalars (CUDA C: a
 ///   small struct), destructured with `let (a, b) = f(x);`. A reference is a
 ///   compile error.
-/// - **Body**: the kernel language (see [`kernel`]), with `return value;` or a
+/// - **Body**: the kernel language (see [`mod@reference`]), with `return value;` or a
 ///   tail value; it may call `syncthreads()` (all threads of the block must
 ///   reach it, as in CUDA), other device functions, and itself: self- and
 ///   mutual recursion are allowed (CUDA allows both; Numba only
@@ -147,7 +150,7 @@ pub use error::{Error, Result};
 pub use gpujit_macros::gpu_device;
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
 ///
-/// The function (the kernel language is described in [`kernel`]) is
+/// The function (the kernel language is described in [`mod@reference`]) is
 /// translated to CUDA C and to native Rust for the CPU backend. Next to it
 /// the attribute generates:
 /// - the launch macro `name![grid, block](args...)`, Numba's

@@ -189,7 +189,7 @@ pub(super) fn unknown_method(span: Span, name: &str) -> syn::Error {
     let help = match best {
         Some((_, n)) => format!("did you mean `{n}`?"),
         None => "kernels can call `len()`, `dim()`, `shape()[k]` on arrays and the `f32`/`f64` and integer \
-                 methods listed in `gpujit::kernel` (sqrt, tanh, atan2, powi, count_ones, rotate_left, ...)"
+                 methods listed in `gpujit::reference` (sqrt, tanh, atan2, powi, count_ones, rotate_left, ...)"
             .to_string(),
     };
     with_help(span, &format!("unknown method `{name}` in a kernel"), &help)
