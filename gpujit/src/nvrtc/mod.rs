@@ -326,8 +326,9 @@ pub(crate) enum Output {
 }
 
 /// The options of every compile: `--gpu-architecture=<arch> -default-device
-/// --std=c++17 --fmad=false`, and for a CUBIN `--ptxas-options=-v` (ptxas
-/// then writes its resource usage into the log, see [`Resources`]).
+/// --std=c++17 --fmad=false`, for a CUBIN `--ptxas-options=-v` (ptxas then
+/// writes its resource usage into the log, see [`Resources`]), and
+/// `--no-cache` for NVRTC 12.9 and newer.
 ///
 /// `--fmad=false`: a multiply and an add stay two roundings, as in Rust (which
 /// never contracts) and in Numba without `fastmath`, so a kernel gives the
@@ -343,6 +344,13 @@ pub(crate) fn options(arch: &str, output: Output) -> Vec<String> {
     ];
     if output == Output::Cubin {
         options.push("--ptxas-options=-v".into());
+    }
+    // NVRTC 12.9 and newer keep a cache of their own; a hit there skips
+    // ptxas, so the log has no resource report (seen on an H200 machine:
+    // empty logs for whichever test compiled a kernel second). gpujit's
+    // [`Cache`] already keeps compiles, logs included.
+    if version().is_ok_and(|v| v >= (12, 9)) {
+        options.push("--no-cache".into());
     }
     options
 }
@@ -445,7 +453,8 @@ fn compile_here(source: &str, kernel_name: &str, options: &[String], output: Out
 /// [`supported_archs`]), without the on-disk cache ([`Cache::compile_ptx`]
 /// is the cached form). Mirrors `nvrtcCreateProgram` (program name
 /// `<kernel_name>.cu`, no headers) + `nvrtcCompileProgram` with the options
-/// `--gpu-architecture=<arch> -default-device --std=c++17 --fmad=false` + `nvrtcGetPTX` +
+/// `--gpu-architecture=<arch> -default-device --std=c++17 --fmad=false` (and
+/// `--no-cache` for NVRTC 12.9 and newer) + `nvrtcGetPTX` +
 /// `nvrtcGetProgramLog`. `kernel_name` names the program in messages only;
 /// the source should declare its kernels `extern "C" __global__` so that
 /// their PTX `.entry` names are unmangled. Warnings do not fail the compile:
@@ -485,7 +494,7 @@ pub fn compile_ptx(source: &str, kernel_name: &str, arch: &str) -> Result<Ptx> {
 /// of the same source, entry, architecture, NVRTC and options is read back
 /// from disk; [`Cubin::from_cache`] says which). The options are
 /// `--gpu-architecture=sm_XY -default-device --std=c++17 --fmad=false
-/// --ptxas-options=-v`; the log holds ptxas's resource report
+/// --ptxas-options=-v` (and `--no-cache` for NVRTC 12.9 and newer); the log holds ptxas's resource report
 /// ([`Cubin::resources`]). `entry` names the program and the kernel whose
 /// resources are reported; declare it `extern "C" __global__`.
 ///
