@@ -242,12 +242,13 @@ pub mod __private {
         last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines, Block, CpuBackend,
         CpuLaunch, GlobalMem, IntDiv, IntEuclid, Mem, SharedLayout, SharedMem, Space, Thread, View,
     };
+    pub use crate::cpu::{fixed_ld, fixed_st, FixedArray};
     pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
     pub use crate::device_fn::{link, reaches_barrier, DeviceFn, Piece};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;
-    pub use crate::scalar::{CudaConst, ScalarValue};
+    pub use crate::scalar::{CudaConst, CudaConstArray, ScalarValue};
 
     /// `offset` rounded up to a multiple of `align` (a power of two): the
     /// offset of the next shared array.

@@ -259,6 +259,13 @@ impl Lower {
                     "pass the values it needs, or do this part of the work in the kernel",
                 )))
             }
+            Binding::LocalArray(_) => {
+                return Some(self.error_expr(with_help(
+                    a.span(),
+                    &format!("local array `{ident}` cannot be passed to a device function yet"),
+                    "pass the elements it needs (`f(a[0], a[1])`), or declare the array in the device function",
+                )))
+            }
             _ => return None,
         };
         Some(Expr {
