@@ -14,7 +14,7 @@ use gpujit::__private::{last_launch_coroutine_blocks, with_forced_coroutines};
 use gpujit::{to_device, zeros, DeviceScalar, Error};
 
 fn main() -> std::process::ExitCode {
-    let (any, cpu) = (None, Some(Tool::CpuBackend));
+    let (any, cpu, nvrtc) = (None, Some(Tool::CpuBackend), Some(Tool::Nvrtc));
     common::run_tests(
         include_str!("fixed_arrays.rs"),
         cases![
@@ -32,6 +32,7 @@ fn main() -> std::process::ExitCode {
             any => const_arrays_arrive_bit_for_bit,
             cpu => const_out_of_range_is_a_fault_with_coordinates,
             any => cuda_c_of_local_and_const_arrays,
+            nvrtc => const_arrays_are_in_constant_memory_in_ptx,
         ],
     )
 }
@@ -344,4 +345,14 @@ fn cuda_c_of_local_and_const_arrays() {
     assert!(src.contains("FILTER[k]"), "{src}");
     let src = const_copies::cuda_source();
     assert!(src.contains("__constant__ unsigned int CUBE[2][2][2] = {{{1u, 2u}, {3u, 4u}}, {{5u, 6u}, {7u, 8u}}};"), "{src}");
+}
+
+fn const_arrays_are_in_constant_memory_in_ptx() {
+    for arch in [(7, 5), (9, 0)] {
+        let ptx = conv_filter::ptx_for(arch).unwrap().text;
+        assert!(ptx.contains(".const .align 4 .b8 FILTER[20]"), "{ptx}");
+        assert!(ptx.contains("ld.const.f32"), "{ptx}");
+        let ptx = device_arrays::ptx_for(arch).unwrap().text;
+        assert!(ptx.contains(".const .align 4 .b8 gj_dev_stencil_at__STENCIL[36]"), "{ptx}");
+    }
 }
