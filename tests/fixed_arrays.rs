@@ -10,7 +10,7 @@ use kernels::fixed_arrays::*;
 mod common;
 use common::Tool;
 
-use gpujit::__private::{last_launch_coroutine_blocks, with_forced_coroutines};
+use gpujit::__private::{last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines};
 use gpujit::{to_device, zeros, DeviceScalar, Error};
 
 fn main() -> std::process::ExitCode {
@@ -27,6 +27,7 @@ fn main() -> std::process::ExitCode {
             cpu => local_2d_out_of_range_names_both_indices,
             cpu => local_array_across_a_barrier_runs_as_coroutines,
             cpu => local_arrays_between_barriers_stay_split,
+            cpu => local_arrays_in_grid_stride_loops,
             any => device_functions_use_local_and_const_arrays,
             any => conv_with_a_const_filter,
             any => const_arrays_arrive_bit_for_bit,
@@ -241,6 +242,31 @@ fn local_arrays_between_barriers_stay_split() {
         .collect();
     assert_eq!(split, want);
     assert_eq!(forced, want);
+}
+
+fn local_arrays_in_grid_stride_loops() {
+    let x: Vec<f32> = (0..1000).map(|i| (i % 13) as f32 * 0.5).collect();
+    let d_x = to_device(&x).unwrap();
+    // 2 blocks of 32 threads: stride 64.
+    let mut d_out = zeros::<f32>(128).unwrap();
+    local_grid_stride![2, 32](&d_x, &mut d_out).unwrap();
+    assert_eq!(last_launch_lockstep_blocks(), 0, "an array across the loop must not be interleaved");
+    let mut want = Vec::new();
+    for i in 0..64 {
+        let (mut s, mut c) = (0.0f32, 0.0f32);
+        for j in (i..x.len()).step_by(64) {
+            s += x[j];
+            c += 1.0;
+        }
+        want.extend([s, c]);
+    }
+    assert_eq!(d_out.copy_to_host().unwrap(), want);
+
+    let mut d_out = zeros::<f32>(x.len()).unwrap();
+    local_in_grid_stride![2, 32](&d_x, &mut d_out).unwrap();
+    assert!(last_launch_lockstep_blocks() > 0, "a loop-local array keeps the loop in lockstep");
+    let want: Vec<f32> = x.iter().map(|&v| v + 0.5 * v).collect();
+    assert_eq!(d_out.copy_to_host().unwrap(), want);
 }
 
 fn device_functions_use_local_and_const_arrays() {

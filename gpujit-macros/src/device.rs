@@ -199,6 +199,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
         }
         _ => TokenStream::new(),
     };
+    let local_bytes = crate::emit_cpu::local_bytes_check(k);
     let body_consts = k.body_consts.iter().map(|c| {
         let n = ident(&c.name);
         let ty = ident(c.ty.rust_name());
@@ -291,6 +292,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
             #[inline]
             pub fn gj_cpu(#t: &::gpujit::__private::Thread<'_>, #(#params),*) #ret {
                 #(#body_consts)*
+                #local_bytes
                 #copies
                 #body
             }

@@ -7,7 +7,7 @@
 use std::cell::Cell;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::model::*;
 
@@ -50,7 +50,7 @@ pub struct CpuCode {
 }
 
 pub fn emit(k: &Kernel) -> CpuCode {
-    let mut prelude = TokenStream::new();
+    let mut prelude = local_bytes_check(k);
     for c in &k.body_consts {
         let name = ident(&c.name);
         let ty = scalar_ty(c.ty);
@@ -98,6 +98,50 @@ pub fn emit(k: &Kernel) -> CpuCode {
         shared_bytes: end,
         shared_align: align,
         body,
+    }
+}
+
+/// Each extent of local array `a` as a `usize` constant, as for shared arrays.
+fn extents(a: &LocalArray) -> Vec<TokenStream> {
+    a.dims
+        .iter()
+        .map(|d| {
+            let d = &d.rust;
+            quote! { { const GJ_DIM: usize = #d; GJ_DIM } }
+        })
+        .collect()
+}
+
+/// The Rust type of local array `a` (`[[f32; M]; N]`).
+fn local_array_type(a: &LocalArray) -> TokenStream {
+    let mut ty = match a.elem {
+        Ty::Scalar(s) => {
+            let s = scalar_ty(s);
+            quote! { #s }
+        }
+        _ => quote! { _ },
+    };
+    for d in extents(a).iter().rev() {
+        ty = quote! { [#ty; #d] };
+    }
+    ty
+}
+
+/// A compile-time check that the local arrays of `k` fit the CPU backend's
+/// budget (`LOCAL_ARRAY_BYTES`), or nothing if it declares none.
+pub(crate) fn local_bytes_check(k: &Kernel) -> TokenStream {
+    if k.local_arrays.is_empty() {
+        return TokenStream::new();
+    }
+    let tys = k.local_arrays.iter().map(local_array_type);
+    let msg = format!(
+        "the local arrays of `{}` take more than 64 KiB per thread, more than the CPU backend keeps on a thread's stack; help: use a `&mut [T]` parameter with a slice per thread instead",
+        k.name
+    );
+    // At the first array's declaration, where rustc reports a failure.
+    let span = k.local_arrays[0].span;
+    quote_spanned! {span=>
+        const _: () = ::core::assert!(0usize #(+ ::core::mem::size_of::<#tys>())* <= ::gpujit::__private::LOCAL_ARRAY_BYTES, #msg);
     }
 }
 
@@ -409,25 +453,8 @@ impl<'a> Emitter<'a> {
     fn local_array(&self, id: usize, init: &ArrayInit) -> TokenStream {
         let a = &self.k.local_arrays[id];
         let name = ident(&a.name);
-        let mut ty = match a.elem {
-            Ty::Scalar(s) => {
-                let s = scalar_ty(s);
-                quote! { #s }
-            }
-            _ => quote! { _ },
-        };
-        // Each extent as a `usize` constant, as for shared arrays.
-        let sizes: Vec<TokenStream> = a
-            .dims
-            .iter()
-            .map(|d| {
-                let d = &d.rust;
-                quote! { { const GJ_DIM: usize = #d; GJ_DIM } }
-            })
-            .collect();
-        for d in sizes.iter().rev() {
-            ty = quote! { [#ty; #d] };
-        }
+        let ty = local_array_type(a);
+        let sizes = extents(a);
         let value = match init {
             ArrayInit::Repeat(v) => {
                 let mut value = self.expr(v);

@@ -256,6 +256,12 @@ pub mod __private {
         offset.div_ceil(align) * align
     }
 
+    /// The most bytes of local arrays (`let a = [0.0f32; N];`) one kernel or
+    /// device function may declare: the CPU backend keeps them on the
+    /// thread's stack (a coroutine's is 256 KiB by default). A larger array
+    /// is a compile error.
+    pub const LOCAL_ARRAY_BYTES: usize = 64 * 1024;
+
     /// The larger of `a` and `b` (`Ord::max` is not `const`).
     pub const fn max_usize(a: usize, b: usize) -> usize {
         if a > b {

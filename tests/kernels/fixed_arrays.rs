@@ -201,6 +201,36 @@ pub fn local_between_barriers(x: &[f32], out: &mut [f32]) {
     out[g] = v[0] - v[1];
 }
 
+// ---------------------------------------------------------------- grid-stride loops
+
+/// A grid-stride loop accumulating into a local array declared before it:
+/// the array must stay per thread (no loop interchange for this kernel).
+/// `out[i] = sum of x[j] for j = i, i + stride, ...` and the count.
+#[gpu_kernel]
+pub fn local_grid_stride(x: &[f32], out: &mut [f32]) {
+    let i = grid(1);
+    let mut acc = [0.0f32; 2];
+    for j in (i..x.len()).step_by(gridsize(1)) {
+        acc[0] += x[j];
+        acc[1] += 1.0;
+    }
+    if i < out.len() / 2 {
+        out[2 * i] = acc[0];
+        out[2 * i + 1] = acc[1];
+    }
+}
+
+/// A grid-stride loop with a local array inside its body only: the loop
+/// still runs in lockstep across the block's threads.
+#[gpu_kernel]
+pub fn local_in_grid_stride(x: &[f32], out: &mut [f32]) {
+    let i = grid(1);
+    for j in (i..x.len()).step_by(gridsize(1)) {
+        let w = [x[j], 0.5 * x[j]];
+        out[j] = w[0] + w[1];
+    }
+}
+
 // ---------------------------------------------------------------- device functions
 
 /// Horner's rule with a local coefficient list: `1 + x/2 + x^2/4`.
@@ -315,6 +345,8 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &local_oob_2d::KERNEL,
         &local_across_barrier::KERNEL,
         &local_between_barriers::KERNEL,
+        &local_grid_stride::KERNEL,
+        &local_in_grid_stride::KERNEL,
         &device_arrays::KERNEL,
         &conv_filter::KERNEL,
         &const_copies::KERNEL,

@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Expr as SExpr, Type};
 
 use super::consts::ArrayKind;
-use super::{err, scalar_of, strip, with_help, Binding, Lower};
+use super::{scalar_of, strip, with_help, Binding, Lower};
 use crate::infer::VarKind;
 use crate::model::*;
 use crate::names;
@@ -138,9 +138,10 @@ impl Lower {
                 c: n.to_string(),
             }),
             Some(d) if d.c != n.to_string() => {
-                self.errors.push(err(
+                self.errors.push(with_help(
                     a.span(),
-                    format!("this list has {n} elements, but the first one at this depth has {}", d.c),
+                    &format!("this list has {n} element(s), but the first list beside it has {}", d.c),
+                    "every inner list has the same length, as in Rust: `[[a, b], [c, d]]`",
                 ));
                 return None;
             }

@@ -40,9 +40,10 @@ impl Lower {
         }
         idx_exprs.reverse();
         let SExpr::Path(p) = strip(cur) else {
-            self.errors.push(err(
+            self.errors.push(with_help(
                 cur.span(),
                 "only array parameters, shared and local arrays and `const` arrays can be indexed",
+                "give the array a name first: `let w = [1.0f32, 2.0];`, then index `w[i]`",
             ));
             return None;
         };

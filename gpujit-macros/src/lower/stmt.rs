@@ -276,6 +276,9 @@ impl Lower {
         match strip(e) {
             SExpr::Assign(a) => {
                 let (place, ty) = self.place(&a.left);
+                if place.is_none() && self.is_poisoned(&a.left) {
+                    return; // its declaration was reported; `x = [..]` would repeat it
+                }
                 let value = self.expr(&a.right);
                 self.unify_at(a.right.span(), ty, value.ty);
                 if let Some(place) = place {
