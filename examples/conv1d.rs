@@ -88,7 +88,9 @@ fn main() {
 fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let n: usize = match args.next() {
-        Some(a) => a.parse().map_err(|_| format!("usage: conv1d [N]: `{a}` is not a sample count"))?,
+        Some(a) => a
+            .parse()
+            .map_err(|_| format!("usage: conv1d [N]: `{a}` is not a sample count"))?,
         None => 1_000_000,
     };
     if n == 0 || args.next().is_some() {
@@ -109,7 +111,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         .zip(&want)
         .filter(|(g, w)| (*g - *w).abs() > 4.0 * f32::EPSILON * w.abs().max(1.0))
         .count();
-    let exact = got.iter().zip(&want).filter(|(g, w)| g.to_bits() == w.to_bits()).count();
+    let exact = got
+        .iter()
+        .zip(&want)
+        .filter(|(g, w)| g.to_bits() == w.to_bits())
+        .count();
     println!(
         "result: {n} samples smoothed with a {TAPS}-tap const filter; {exact} bit-identical to the host, {differing} beyond rounding; match: {}",
         gpujit_examples::verdict(differing == 0)

@@ -15,12 +15,12 @@ use gpujit::__private::KernelDef;
 mod common;
 mod kernels;
 
-#[path = "../examples/grayscale.rs"]
-#[allow(dead_code)]
-mod grayscale;
 #[path = "../examples/conv1d.rs"]
 #[allow(dead_code)]
 mod conv1d;
+#[path = "../examples/grayscale.rs"]
+#[allow(dead_code)]
+mod grayscale;
 #[path = "../examples/histogram.rs"]
 #[allow(dead_code)]
 mod histogram;

@@ -89,13 +89,43 @@ fn bits<T: DeviceScalar>(v: &[T]) -> Vec<Vec<u8>> {
 
 fn local_arrays_of_every_element_type() {
     check_local!(local_u8, u8, (0..70).map(|i| (i * 3) as u8).collect(), [7, 200, 255]);
-    check_local!(local_i32, i32, (0..70).map(|i| i * -1000 + 5).collect(), [-7, i32::MIN, 123_456]);
-    check_local!(local_i64, i64, (0..70).map(|i| i << 35).collect(), [-7, i64::MIN, 1 << 40]);
+    check_local!(
+        local_i32,
+        i32,
+        (0..70).map(|i| i * -1000 + 5).collect(),
+        [-7, i32::MIN, 123_456]
+    );
+    check_local!(
+        local_i64,
+        i64,
+        (0..70).map(|i| i << 35).collect(),
+        [-7, i64::MIN, 1 << 40]
+    );
     check_local!(local_u32, u32, (0..70).map(|i| i * 77).collect(), [7, u32::MAX, 65_536]);
-    check_local!(local_u64, u64, (0..70).map(|i| i << 50).collect(), [7, u64::MAX, 1 << 40]);
-    check_local!(local_usize, usize, (0..70).map(|i| i * 9).collect(), [7, usize::MAX, 1 << 40]);
-    check_local!(local_f32, f32, (0..70).map(|i| i as f32 / 7.0).collect(), [0.1, -0.0, 1e-40]);
-    check_local!(local_f64, f64, (0..70).map(|i| i as f64 / 7.0).collect(), [0.1, -0.0, 1e-310]);
+    check_local!(
+        local_u64,
+        u64,
+        (0..70).map(|i| i << 50).collect(),
+        [7, u64::MAX, 1 << 40]
+    );
+    check_local!(
+        local_usize,
+        usize,
+        (0..70).map(|i| i * 9).collect(),
+        [7, usize::MAX, 1 << 40]
+    );
+    check_local!(
+        local_f32,
+        f32,
+        (0..70).map(|i| i as f32 / 7.0).collect(),
+        [0.1, -0.0, 1e-40]
+    );
+    check_local!(
+        local_f64,
+        f64,
+        (0..70).map(|i| i as f64 / 7.0).collect(),
+        [0.1, -0.0, 1e-310]
+    );
 }
 
 fn local_bool_arrays() {
@@ -160,11 +190,11 @@ fn local_3d_from_repeat_and_nested_list() {
     for (i, &v) in x.iter().enumerate() {
         let mut c = [[[0.5f64; 2]; 3]; 2];
         c[i % 2][1][1] = v;
-        for a in 0..2 {
-            for b in 0..3 {
-                for d in 0..2 {
-                    c[a][b][d] += (a * 6 + b * 2 + d + 1) as f64 * v;
-                    want.push(c[a][b][d]);
+        for (a, plane) in c.iter_mut().enumerate() {
+            for (b, row) in plane.iter_mut().enumerate() {
+                for (d, e) in row.iter_mut().enumerate() {
+                    *e += (a * 6 + b * 2 + d + 1) as f64 * v;
+                    want.push(*e);
                 }
             }
         }
@@ -250,7 +280,11 @@ fn local_arrays_in_grid_stride_loops() {
     // 2 blocks of 32 threads: stride 64.
     let mut d_out = zeros::<f32>(128).unwrap();
     local_grid_stride![2, 32](&d_x, &mut d_out).unwrap();
-    assert_eq!(last_launch_lockstep_blocks(), 0, "an array across the loop must not be interleaved");
+    assert_eq!(
+        last_launch_lockstep_blocks(),
+        0,
+        "an array across the loop must not be interleaved"
+    );
     let mut want = Vec::new();
     for i in 0..64 {
         let (mut s, mut c) = (0.0f32, 0.0f32);
@@ -264,7 +298,10 @@ fn local_arrays_in_grid_stride_loops() {
 
     let mut d_out = zeros::<f32>(x.len()).unwrap();
     local_in_grid_stride![2, 32](&d_x, &mut d_out).unwrap();
-    assert!(last_launch_lockstep_blocks() > 0, "a loop-local array keeps the loop in lockstep");
+    assert!(
+        last_launch_lockstep_blocks() > 0,
+        "a loop-local array keeps the loop in lockstep"
+    );
     let want: Vec<f32> = x.iter().map(|&v| v + 0.5 * v).collect();
     assert_eq!(d_out.copy_to_host().unwrap(), want);
 }
@@ -305,8 +342,14 @@ fn device_functions_use_local_and_const_arrays() {
     assert_eq!(d_st.copy_to_host().unwrap(), want_st);
     // In CUDA C each device function's `FILTER` is its own `__constant__` array.
     let src = device_arrays::cuda_source();
-    assert!(src.contains("__constant__ float gj_dev_tap__FILTER[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};"), "{src}");
-    assert!(src.contains("__constant__ int gj_dev_stencil_at__STENCIL[3][3] = {{1, 2, 1}, {2, -12, 2}, {1, 2, 1}};"), "{src}");
+    assert!(
+        src.contains("__constant__ float gj_dev_tap__FILTER[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};"),
+        "{src}"
+    );
+    assert!(
+        src.contains("__constant__ int gj_dev_stencil_at__STENCIL[3][3] = {{1, 2, 1}, {2, -12, 2}, {1, 2, 1}};"),
+        "{src}"
+    );
 }
 
 fn conv_with_a_const_filter() {
@@ -351,7 +394,10 @@ fn const_out_of_range_is_a_fault_with_coordinates() {
     let mut d_out = zeros::<f32>(40).unwrap();
     let (block, thread, faults, msg) = fault_of(const_oob![2, 32](5usize, &mut d_out), "const_oob");
     assert_eq!((block, thread, faults), ([0, 0, 0], [2, 0, 0], 1));
-    assert_eq!(msg, "index [5] is out of bounds for constant array `FILTER` of shape [5]");
+    assert_eq!(
+        msg,
+        "index [5] is out of bounds for constant array `FILTER` of shape [5]"
+    );
     assert_eq!(d_out.copy_to_host().unwrap()[2], 0.0);
     const_oob![2, 32](4usize, &mut d_out).unwrap();
     assert_eq!(d_out.copy_to_host().unwrap()[2], FILTER[4]);
@@ -363,14 +409,22 @@ fn cuda_c_of_local_and_const_arrays() {
     assert!(src.contains("for (unsigned long long gj_i0 = 0; gj_i0 < "), "{src}");
     let src = local_3d::cuda_source();
     assert!(
-        src.contains("double l[2][3][2] = {{{1.0, 2.0}, {3.0, 4.0}, {5.0, 6.0}}, {{7.0, 8.0}, {9.0, 10.0}, {11.0, 12.0}}};"),
+        src.contains(
+            "double l[2][3][2] = {{{1.0, 2.0}, {3.0, 4.0}, {5.0, 6.0}}, {{7.0, 8.0}, {9.0, 10.0}, {11.0, 12.0}}};"
+        ),
         "{src}"
     );
     let src = conv_filter::cuda_source();
-    assert!(src.contains("__constant__ float FILTER[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};"), "{src}");
+    assert!(
+        src.contains("__constant__ float FILTER[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};"),
+        "{src}"
+    );
     assert!(src.contains("FILTER[k]"), "{src}");
     let src = const_copies::cuda_source();
-    assert!(src.contains("__constant__ unsigned int CUBE[2][2][2] = {{{1u, 2u}, {3u, 4u}}, {{5u, 6u}, {7u, 8u}}};"), "{src}");
+    assert!(
+        src.contains("__constant__ unsigned int CUBE[2][2][2] = {{{1u, 2u}, {3u, 4u}}, {{5u, 6u}, {7u, 8u}}};"),
+        "{src}"
+    );
 }
 
 fn const_arrays_are_in_constant_memory_in_ptx() {
@@ -379,6 +433,9 @@ fn const_arrays_are_in_constant_memory_in_ptx() {
         assert!(ptx.contains(".const .align 4 .b8 FILTER[20]"), "{ptx}");
         assert!(ptx.contains("ld.const.f32"), "{ptx}");
         let ptx = device_arrays::ptx_for(arch).unwrap().text;
-        assert!(ptx.contains(".const .align 4 .b8 gj_dev_stencil_at__STENCIL[36]"), "{ptx}");
+        assert!(
+            ptx.contains(".const .align 4 .b8 gj_dev_stencil_at__STENCIL[36]"),
+            "{ptx}"
+        );
     }
 }

@@ -472,7 +472,11 @@ impl<'a> Emitter<'a> {
                 quote! { [#(#parts),*] }
             }
         };
-        let m = if a.mutable { quote! { mut } } else { TokenStream::new() };
+        let m = if a.mutable {
+            quote! { mut }
+        } else {
+            TokenStream::new()
+        };
         quote! { let #m #name: #ty = #value; }
     }
 

@@ -749,7 +749,10 @@ impl Emitter<'_> {
                 let sizes: Vec<usize> = a.dims.iter().map(|d| d.c.parse().unwrap_or(1)).collect();
                 let mut parts = values;
                 for &n in sizes.iter().skip(1).rev() {
-                    parts = parts.chunks(n.max(1)).map(|c| format!("{{{}}}", c.join(", "))).collect();
+                    parts = parts
+                        .chunks(n.max(1))
+                        .map(|c| format!("{{{}}}", c.join(", ")))
+                        .collect();
                 }
                 self.line(&format!("{t} {}{dims} = {{{}}};", a.name, parts.join(", ")));
             }

@@ -93,7 +93,7 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
             // of 1 and lists padded to the first one's length.
             if let SExpr::Repeat(r) = e {
                 if !looks_const(&r.len) {
-                    r.len = Box::new(syn::parse_quote!(1));
+                    *r.len = syn::parse_quote!(1);
                 }
             }
             if let SExpr::Array(a) = e {

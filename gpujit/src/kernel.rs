@@ -16,6 +16,8 @@
 //! | `gridsize(1..=3)` | `gridDim * blockDim` per axis | as `grid` |
 //! | `thread_idx()`, `block_idx()`, `block_dim()`, `grid_dim()` | `threadIdx` ... with `.x .y .z` | `usize` components |
 //! | `shared_array::<[[f32; 16]; 16]>()` | `__shared__ float s[16][16];` | indexed `s[i][j]` |
+//! | `let mut a = [0.0f32; 8];`, `let w = [1, 2, 3];` | `float a[8];` (local memory) | indexed `a[i]`, `a[i][j]` |
+//! | `FILTER[k]` (a module `const FILTER: [f32; 5]`) | `__constant__ float FILTER[5] = {...};` | read-only |
 //! | `syncthreads()` | `__syncthreads()` | |
 //! | `threadfence()`, `threadfence_block()`, `threadfence_system()` | `__threadfence()`, ... | |
 //!
@@ -57,6 +59,35 @@
 //! then reads. On the CPU backend global atomics are the host's atomic
 //! instructions (blocks run on several OS threads); shared ones are plain
 //! reads and writes, since a block's threads take turns on one OS thread.
+//!
+//! ## Local and constant arrays
+//!
+//! A **local array** (Numba's `cuda.local.array(8, float32)`) is per-thread
+//! scratch: `let mut acc = [0.0f32; 8];` (every element the same value,
+//! evaluated once) or a list, `let w = [1.0f32, 2.0, 3.0];`; 2-D and 3-D
+//! nest (`[[0i32; 4]; 3]`, `[[1, 2], [3, 4]]`), indexed `acc[i]`,
+//! `m[i][j]`, assigned and compound-assigned like shared arrays. Any scalar
+//! element type; an unsuffixed literal takes the type the uses give it, as in
+//! Rust. Sizes are compile-time constants (literals, `const`s, arithmetic on
+//! them), at most 64 KiB per kernel or device function. CUDA C declares a C
+//! array in local memory and fills it (a brace list, or loops for a repeated
+//! value); the CPU backend keeps a Rust array on the thread's stack. Device
+//! functions may declare their own; passing one to a device function, an
+//! atomic on one, or using it as a value other than indexed are compile
+//! errors.
+//!
+//! A **constant array** is a module-level `const` the kernel indexes:
+//! `const FILTER: [f32; 5] = [0.1, 0.2, 0.4, 0.2, 0.1];` read as
+//! `FILTER[k]` (1-3-D: `W[i][j]` for a `[[f32; 3]; 3]`), from kernels and
+//! device functions. The CPU backend reads the `const` itself; CUDA C gets a
+//! `__constant__` array built from its value when `cuda_source()` is first
+//! called, each element spelled so that NVRTC reads back the same bits (hex
+//! casts for NaN and infinities). Writing to one is a compile error.
+//!
+//! On the CPU backend an index out of range (of a local or constant array,
+//! in any dimension) is a `KernelFault` with the thread's coordinates, as for
+//! array parameters: the read yields 0, the write is dropped. In CUDA C it is
+//! undefined, as in CUDA.
 //!
 //! Numeric methods, in method form (`x.tanh()`) or call form (`f32::tanh(x)`,
 //! `f64::atan2(y, x)`, `u32::count_ones(n)`), and Rust's float constants

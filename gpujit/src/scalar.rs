@@ -339,7 +339,10 @@ mod tests {
         );
         let empty: [f64; 0] = [];
         assert_eq!(empty.cuda_array_decl("E"), "__constant__ double E[1] = {};\n");
-        assert_eq!([1u64; 2].cuda_elem_typedef("K_type"), "typedef unsigned long long K_type;\n");
+        assert_eq!(
+            [1u64; 2].cuda_elem_typedef("K_type"),
+            "typedef unsigned long long K_type;\n"
+        );
     }
 
     #[test]

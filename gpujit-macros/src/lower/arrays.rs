@@ -110,7 +110,11 @@ impl Lower {
                 Some(ArrayInit::List(flat))
             }
             other => {
-                self.errors.push(with_help(other.span(), "a local array needs an array value here", FORMS));
+                self.errors.push(with_help(
+                    other.span(),
+                    "a local array needs an array value here",
+                    FORMS,
+                ));
                 None
             }
         }
@@ -181,13 +185,17 @@ impl Lower {
 /// After inference: every local array has a scalar element type (a value
 /// only rustc knows the type of, an outside constant's, needs an annotation).
 pub(super) fn check_local_elems(k: &Kernel) -> Result<(), syn::Error> {
-    let mut errors = k.local_arrays.iter().filter(|a| !matches!(a.elem, Ty::Scalar(_))).map(|a| {
-        with_help(
-            a.span,
-            &format!("the element type of local array `{}` is not known here", a.label),
-            &format!("annotate it: `let {}: [f32; N] = ...;`", a.label),
-        )
-    });
+    let mut errors = k
+        .local_arrays
+        .iter()
+        .filter(|a| !matches!(a.elem, Ty::Scalar(_)))
+        .map(|a| {
+            with_help(
+                a.span,
+                &format!("the element type of local array `{}` is not known here", a.label),
+                &format!("annotate it: `let {}: [f32; N] = ...;`", a.label),
+            )
+        });
     match errors.next() {
         Some(mut first) => {
             errors.for_each(|e| first.combine(e));
