@@ -44,9 +44,9 @@ macro_rules! local_kernel {
             if i < x.len() {
                 let mut a = [x[i]; 4];
                 let w: [$t; 3] = [$a, $b, $c];
-                a[1] = w[i % 3];
+                a[1] = w[i % w.len()];
                 a[2] = w[(i + 1) % 3];
-                for k in 0..4 {
+                for k in 0..a.len() {
                     out[4 * i + k] = a[k];
                 }
             }

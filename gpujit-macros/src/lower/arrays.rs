@@ -182,6 +182,35 @@ impl Lower {
     }
 }
 
+impl Lower {
+    /// `a.len()` of local array `a` (its outermost extent, as in Rust): the
+    /// size as a `usize` literal where it is one, else an error naming the
+    /// constant to write; `None` if `e` is no local array.
+    pub(super) fn local_array_len(&mut self, e: &SExpr) -> Option<Expr> {
+        let SExpr::Path(p) = strip(e) else { return None };
+        let ident = p.path.get_ident()?;
+        let Some(Binding::LocalArray(id)) = self.lookup(&names::key(ident)) else {
+            return None;
+        };
+        let size = &self.local_arrays[id].dims[0];
+        Some(match size.c.parse::<i128>() {
+            Ok(n) => Expr {
+                kind: ExprKind::Lit(Lit::Int(n)),
+                ty: Ty::Scalar(Scalar::Usize),
+                span: e.span(),
+            },
+            Err(_) => {
+                let rust = size.rust.to_string();
+                self.error_expr(with_help(
+                    e.span(),
+                    &format!("`{ident}.len()` of a local array sized by a constant expression"),
+                    &format!("write the size itself: `{rust}`"),
+                ))
+            }
+        })
+    }
+}
+
 /// After inference: every local array has a scalar element type (a value
 /// only rustc knows the type of, an outside constant's, needs an annotation).
 pub(super) fn check_local_elems(k: &Kernel) -> Result<(), syn::Error> {
