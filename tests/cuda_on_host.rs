@@ -987,6 +987,13 @@ fn local_and_const_arrays_agree() {
             EXACT,
         ),
         (
+            &local_computed_lists::KERNEL,
+            lin(3),
+            (32, 1, 1),
+            vec![v(&u8s), z::<u8>(&[n]), z::<i64>(&[n]), z::<f32>(&[n])],
+            EXACT,
+        ),
+        (
             &local_inferred::KERNEL,
             lin(3),
             (32, 1, 1),

@@ -20,6 +20,7 @@ fn main() -> std::process::ExitCode {
         cases![
             any => local_arrays_of_every_element_type,
             any => local_bool_arrays,
+            any => local_lists_of_computed_elements,
             any => local_array_literals_take_the_inferred_type,
             any => local_2d_with_const_sizes_and_compound_assignment,
             any => local_3d_from_repeat_and_nested_list,
@@ -144,6 +145,29 @@ fn local_bool_arrays() {
         })
         .collect();
     assert_eq!(d_out.copy_to_host().unwrap(), want);
+}
+
+fn local_lists_of_computed_elements() {
+    let x: Vec<u8> = (0..=255).collect();
+    let d_x = to_device(&x).unwrap();
+    let (mut b, mut n, mut f) = (
+        zeros::<u8>(256).unwrap(),
+        zeros::<i64>(256).unwrap(),
+        zeros::<f32>(256).unwrap(),
+    );
+    local_computed_lists![8, 32](&d_x, &mut b, &mut n, &mut f).unwrap();
+    let want_b: Vec<u8> = x
+        .iter()
+        .map(|&v| v.wrapping_add(1) ^ v.wrapping_mul(2) ^ (v >> 1))
+        .collect();
+    let want_n: Vec<i64> = x
+        .iter()
+        .map(|&v| (v as i64 - 300) + ((v as i64) << 40) - v as i64)
+        .collect();
+    let want_f: Vec<f32> = x.iter().map(|&v| v as f32 * 0.5 + 1.0 / (v as f32 + 1.0)).collect();
+    assert_eq!(b.copy_to_host().unwrap(), want_b);
+    assert_eq!(n.copy_to_host().unwrap(), want_n);
+    assert_eq!(bits(&f.copy_to_host().unwrap()), bits(&want_f));
 }
 
 fn local_array_literals_take_the_inferred_type() {

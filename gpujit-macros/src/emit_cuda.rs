@@ -744,7 +744,16 @@ impl Emitter<'_> {
         let dims: String = a.dims.iter().map(|d| format!("[{}]", d.c)).collect();
         match init {
             ArrayInit::List(values) => {
-                let values: Vec<String> = values.iter().map(|v| self.expr(v)).collect();
+                // A computed element is cast to the element type: a brace
+                // list refuses C++'s narrowing (`int` arithmetic into a
+                // `unsigned char` element).
+                let values: Vec<String> = values
+                    .iter()
+                    .map(|v| match v.kind {
+                        ExprKind::Lit(_) => self.expr(v),
+                        _ => format!("({t})({})", self.expr(v)),
+                    })
+                    .collect();
                 // List sizes are literals; nested braces mirror the dimensions.
                 let sizes: Vec<usize> = a.dims.iter().map(|d| d.c.parse().unwrap_or(1)).collect();
                 let mut parts = values;

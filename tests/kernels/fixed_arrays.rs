@@ -63,6 +63,21 @@ local_kernel!(local_usize, usize, 7, usize::MAX, 1 << 40);
 local_kernel!(local_f32, f32, 0.1, -0.0, 1e-40);
 local_kernel!(local_f64, f64, 0.1, -0.0, 1e-310);
 
+/// Lists of computed elements of every narrow and wide type (C++ refuses
+/// narrowing in a brace list): `out[i] = w[0] + w[1] + w[2]` per type.
+#[gpu_kernel]
+pub fn local_computed_lists(x: &[u8], bytes: &mut [u8], ints: &mut [i64], floats: &mut [f32]) {
+    let i = grid(1);
+    if i < x.len() {
+        let b = [x[i] + 1, x[i] * 2, x[i] >> 1];
+        bytes[i] = b[0] ^ b[1] ^ b[2];
+        let w = [x[i] as i64 - 300, (x[i] as i64) << 40, -(x[i] as i64)];
+        ints[i] = w[0] + w[1] + w[2];
+        let f = [x[i] as f32 * 0.5, 1.0 / (x[i] as f32 + 1.0)];
+        floats[i] = f[0] + f[1];
+    }
+}
+
 /// `bool` elements: `out[3 * i + k] = [x[i] odd, k == i % 3 ...]` as `u8`.
 #[gpu_kernel]
 pub fn local_bool(x: &[u8], out: &mut [u8]) {
@@ -341,6 +356,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &local_f32::KERNEL,
         &local_f64::KERNEL,
         &local_bool::KERNEL,
+        &local_computed_lists::KERNEL,
         &local_inferred::KERNEL,
         &local_2d::KERNEL,
         &local_3d::KERNEL,
