@@ -15,6 +15,9 @@ use gpujit::__private::KernelDef;
 mod common;
 mod kernels;
 
+#[path = "../examples/conv1d.rs"]
+#[allow(dead_code)]
+mod conv1d;
 #[path = "../examples/grayscale.rs"]
 #[allow(dead_code)]
 mod grayscale;
@@ -61,6 +64,7 @@ fn all_kernels() -> Vec<&'static KernelDef> {
     let mut all = seed_kernels();
     all.push(&saxpy::saxpy::KERNEL);
     all.push(&histogram::histogram_256::KERNEL);
+    all.push(&conv1d::conv1d::KERNEL);
     all.push(&gpujit_examples::kernels::scale::KERNEL);
     all.extend(kernels::all());
     all

@@ -98,6 +98,27 @@ pub fn pieces(text: &str) -> TokenStream {
     quote! { &[#(#out),*] }
 }
 
+/// Statements appending to `gj_src` the CUDA C of module `const` array `c`:
+/// its element typedef (if `typed`), then its `__constant__` declaration
+/// under the C name `c_name` (a `&str` expression).
+pub fn const_array_decls(c: &ExternConst, typed: bool, c_name: TokenStream) -> TokenStream {
+    let path = &c.rust_path;
+    let ndim = c.ndim;
+    let typedef = typed.then(|| elem_typedef(c));
+    quote! {
+        #typedef
+        gj_src.push_str(&::gpujit::__private::CudaConstArray::<#ndim>::cuda_array_decl(&#path, #c_name));
+    }
+}
+
+/// The statement appending the typedef of `const` array `c`'s element type.
+fn elem_typedef(c: &ExternConst) -> TokenStream {
+    let path = &c.rust_path;
+    let ndim = c.ndim;
+    let type_name = &c.type_name;
+    quote! { gj_src.push_str(&::gpujit::__private::CudaConstArray::<#ndim>::cuda_elem_typedef(&#path, #type_name)); }
+}
+
 /// The statics of `k`'s callees: `&[&path::GJ_DEVICE, ...]`.
 fn callee_statics(k: &Kernel) -> TokenStream {
     let paths = k.callees.iter().map(|c| &c.path);
@@ -188,6 +209,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
         }
         _ => TokenStream::new(),
     };
+    let local_bytes = crate::emit_cpu::local_bytes_check(k);
     let body_consts = k.body_consts.iter().map(|c| {
         let n = ident(&c.name);
         let ty = ident(c.ty.rust_name());
@@ -207,9 +229,19 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
     let statics = callee_statics(k);
     let uses_barrier = k.uses_barrier;
     let base = format!("gj_dev_{}", crate::names::free_base(&crate::names::key(name)));
+    // `const` arrays are `__constant__` at file scope (`gj_arrays`); the
+    // typedef of their element type goes with the other constants.
+    let array_decls = k.extern_consts.iter().filter(|c| c.ndim > 0).map(|c| {
+        let suffix = c.c_name.strip_prefix(OWN).unwrap_or(&c.c_name);
+        const_array_decls(c, false, quote! { &::std::format!("{}{}", gj_own, #suffix) })
+    });
     let const_decls = k.extern_consts.iter().enumerate().map(|(i, c)| {
         let path = &c.rust_path;
         let c_name = &c.c_name;
+        if c.ndim > 0 {
+            let typedef = parts.typed_consts.contains(&i).then(|| elem_typedef(c));
+            return quote! { #typedef };
+        }
         let typedef = parts.typed_consts.contains(&i).then(|| {
             let type_name = &c.type_name;
             quote! { gj_src.push_str(&::gpujit::__private::CudaConst::cuda_typedef(&#path, #type_name)); }
@@ -248,10 +280,17 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
                 decl: #decl,
                 def: #def,
                 consts: gj_consts,
+                arrays: gj_arrays,
                 helpers: &[#(#helpers),*],
                 callees: #statics,
                 uses_barrier: #uses_barrier,
             };
+
+            fn gj_arrays(gj_own: &str) -> ::std::string::String {
+                let mut gj_src = ::std::string::String::new();
+                #(#array_decls)*
+                gj_src
+            }
 
             fn gj_consts() -> ::std::string::String {
                 let mut gj_src = ::std::string::String::new();
@@ -263,6 +302,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
             #[inline]
             pub fn gj_cpu(#t: &::gpujit::__private::Thread<'_>, #(#params),*) #ret {
                 #(#body_consts)*
+                #local_bytes
                 #copies
                 #body
             }

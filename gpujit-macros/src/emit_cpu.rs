@@ -7,7 +7,7 @@
 use std::cell::Cell;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::model::*;
 
@@ -50,7 +50,7 @@ pub struct CpuCode {
 }
 
 pub fn emit(k: &Kernel) -> CpuCode {
-    let mut prelude = TokenStream::new();
+    let mut prelude = local_bytes_check(k);
     for c in &k.body_consts {
         let name = ident(&c.name);
         let ty = scalar_ty(c.ty);
@@ -98,6 +98,50 @@ pub fn emit(k: &Kernel) -> CpuCode {
         shared_bytes: end,
         shared_align: align,
         body,
+    }
+}
+
+/// Each extent of local array `a` as a `usize` constant, as for shared arrays.
+fn extents(a: &LocalArray) -> Vec<TokenStream> {
+    a.dims
+        .iter()
+        .map(|d| {
+            let d = &d.rust;
+            quote! { { const GJ_DIM: usize = #d; GJ_DIM } }
+        })
+        .collect()
+}
+
+/// The Rust type of local array `a` (`[[f32; M]; N]`).
+fn local_array_type(a: &LocalArray) -> TokenStream {
+    let mut ty = match a.elem {
+        Ty::Scalar(s) => {
+            let s = scalar_ty(s);
+            quote! { #s }
+        }
+        _ => quote! { _ },
+    };
+    for d in extents(a).iter().rev() {
+        ty = quote! { [#ty; #d] };
+    }
+    ty
+}
+
+/// A compile-time check that the local arrays of `k` fit the CPU backend's
+/// budget (`LOCAL_ARRAY_BYTES`), or nothing if it declares none.
+pub(crate) fn local_bytes_check(k: &Kernel) -> TokenStream {
+    if k.local_arrays.is_empty() {
+        return TokenStream::new();
+    }
+    let tys = k.local_arrays.iter().map(local_array_type);
+    let msg = format!(
+        "the local arrays of `{}` take more than 64 KiB per thread, more than the CPU backend keeps on a thread's stack; help: use a `&mut [T]` parameter with a slice per thread instead",
+        k.name
+    );
+    // At the first array's declaration, where rustc reports a failure.
+    let span = k.local_arrays[0].span;
+    quote_spanned! {span=>
+        const _: () = ::core::assert!(0usize #(+ ::core::mem::size_of::<#tys>())* <= ::gpujit::__private::LOCAL_ARRAY_BYTES, #msg);
     }
 }
 
@@ -257,6 +301,7 @@ impl<'a> Emitter<'a> {
             }
             // Made once per block, before the threads run (see `emit`).
             Stmt::Shared(_) => TokenStream::new(),
+            Stmt::LocalArray { id, init } => self.local_array(*id, init),
             Stmt::Assign { place, op, value } => {
                 let v = self.expr(value);
                 match (place, op) {
@@ -269,6 +314,7 @@ impl<'a> Emitter<'a> {
                         let rhs = self.binary(*op, p.clone(), v, self.k.locals[*id].ty);
                         quote! { #p = #rhs; }
                     }
+                    (Place::Elem(ArrayRef::Local(a), idx), op) => self.local_store(*a, idx, *op, v),
                     (Place::Elem(a, idx), None) => {
                         let (view, st, _) = self.access(*a, idx.len());
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
@@ -280,7 +326,7 @@ impl<'a> Emitter<'a> {
                             .map(|i| format_ident!("gj_index_{}", i, span = Span::mixed_site()))
                             .collect();
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
-                        let elem = Ty::Scalar(self.k.elem_type(*a));
+                        let elem = self.k.elem_type(*a);
                         let rhs = self.binary(*op, quote! { #view.#ld(#t, #(#names),*) }, v, elem);
                         quote! { { #(let #names: usize = #idx;)* #view.#st(#t, #(#names,)* #rhs); } }
                     }
@@ -402,11 +448,88 @@ impl<'a> Emitter<'a> {
         quote! { { if #t.cancelled() { return #ret; } #inner } }
     }
 
+    /// `let mut a: [[T; M]; N] = [[v; M]; N];` or the (nested) list: a
+    /// Rust array on the thread's stack.
+    fn local_array(&self, id: usize, init: &ArrayInit) -> TokenStream {
+        let a = &self.k.local_arrays[id];
+        let name = ident(&a.name);
+        let ty = local_array_type(a);
+        let sizes = extents(a);
+        let value = match init {
+            ArrayInit::Repeat(v) => {
+                let mut value = self.expr(v);
+                for d in sizes.iter().rev() {
+                    value = quote! { [#value; #d] };
+                }
+                value
+            }
+            ArrayInit::List(values) => {
+                let mut parts: Vec<TokenStream> = values.iter().map(|v| self.expr(v)).collect();
+                let lens: Vec<usize> = a.dims.iter().map(|d| d.c.parse().unwrap_or(1)).collect();
+                for &n in lens.iter().skip(1).rev() {
+                    parts = parts.chunks(n.max(1)).map(|c| quote! { [#(#c),*] }).collect();
+                }
+                quote! { [#(#parts),*] }
+            }
+        };
+        let m = if a.mutable {
+            quote! { mut }
+        } else {
+            TokenStream::new()
+        };
+        quote! { let #m #name: #ty = #value; }
+    }
+
+    /// A read of a local or `const` array through the runtime's checked
+    /// lookup (`idx` already emitted).
+    fn fixed_load(&self, a: ArrayRef, idx: &[TokenStream]) -> TokenStream {
+        let t = thread_ident();
+        let (array, label, space) = match a {
+            ArrayRef::Local(i) => {
+                let name = ident(&self.k.local_arrays[i].name);
+                (quote! { #name }, self.k.local_arrays[i].label.clone(), quote! { Local })
+            }
+            ArrayRef::Const(i) => {
+                let c = &self.k.extern_consts[i];
+                let label = c.rust_path.to_string().replace(' ', "");
+                (c.rust_path.clone(), label, quote! { Constant })
+            }
+            ArrayRef::Param(_) | ArrayRef::Shared(_) => return TokenStream::new(),
+        };
+        quote! { ::gpujit::__private::fixed_ld(#t, &#array, [#(#idx),*], #label, ::gpujit::__private::Space::#space) }
+    }
+
+    /// `a[i] = v` / `a[i] op= v` on local array `a`: the indices and the
+    /// value first (they may read `a`), then the checked store.
+    fn local_store(&self, a: usize, idx: &[Expr], op: Option<BinOp>, v: TokenStream) -> TokenStream {
+        let t = thread_ident();
+        let arr = &self.k.local_arrays[a];
+        let (name, label) = (ident(&arr.name), &arr.label);
+        let names: Vec<Ident> = (0..idx.len())
+            .map(|i| format_ident!("gj_index_{}", i, span = Span::mixed_site()))
+            .collect();
+        let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
+        let value = Ident::new("gj_value", Span::mixed_site());
+        let names_ts: Vec<TokenStream> = names.iter().map(|n| quote! { #n }).collect();
+        let rhs = match op {
+            None => v,
+            Some(op) => self.binary(op, self.fixed_load(ArrayRef::Local(a), &names_ts), v, arr.elem),
+        };
+        quote! { {
+            #(let #names: usize = #idx;)*
+            let #value = #rhs;
+            ::gpujit::__private::fixed_st(#t, &mut #name, [#(#names),*], #value, #label);
+        } }
+    }
+
     /// The view, its store method and its load method for `n` indices.
     fn access(&self, a: ArrayRef, n: usize) -> (Ident, Ident, Ident) {
         let view = match a {
             ArrayRef::Param(i) => ident(&self.k.params[i].name),
             ArrayRef::Shared(i) => ident(&self.k.shared[i].name),
+            // Local and `const` arrays go through `fixed_load`/`local_store`.
+            ArrayRef::Local(i) => ident(&self.k.local_arrays[i].name),
+            ArrayRef::Const(i) => ident(&self.k.extern_consts[i].c_name),
         };
         let (st, ld) = match n {
             1 => ("st", "ld"),
@@ -497,6 +620,10 @@ impl<'a> Emitter<'a> {
                 let v = self.expr(a);
                 let to = scalar_ty(*to);
                 quote! { ((#v) as #to) }
+            }
+            ExprKind::Load(a @ (ArrayRef::Local(_) | ArrayRef::Const(_)), idx) => {
+                let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
+                self.fixed_load(*a, &idx)
             }
             ExprKind::Load(a, idx) => {
                 let (view, _, ld) = self.access(*a, idx.len());

@@ -510,6 +510,7 @@ impl Emitter<'_> {
                 let dims: String = sh.dims.iter().map(|d| format!("[{}]", d.c)).collect();
                 self.line(&format!("__shared__ {} {}{};", sh.elem.c_name(), sh.name, dims));
             }
+            Stmt::LocalArray { id, init } => self.local_array(*id, init),
             Stmt::Assign { place, op, value } => {
                 let (target, place_ty) = self.place(place);
                 let ty = scalar_of(place_ty);
@@ -731,7 +732,58 @@ impl Emitter<'_> {
                 let l = self.local(*id);
                 (l.name.clone(), l.ty)
             }
-            Place::Elem(array, idx) => (self.element(*array, idx), Ty::Scalar(self.k.elem_type(*array))),
+            Place::Elem(array, idx) => (self.element(*array, idx), self.k.elem_type(*array)),
+        }
+    }
+
+    /// A local array: a C array in local memory, then its values (a list
+    /// as a brace initialiser, a repeated value by loops over the indices).
+    fn local_array(&mut self, id: usize, init: &ArrayInit) {
+        let a = self.k.local_arrays[id].clone();
+        let t = self.c_type(a.elem);
+        let dims: String = a.dims.iter().map(|d| format!("[{}]", d.c)).collect();
+        match init {
+            ArrayInit::List(values) => {
+                // A computed element is cast to the element type: a brace
+                // list refuses C++'s narrowing (`int` arithmetic into a
+                // `unsigned char` element).
+                let values: Vec<String> = values
+                    .iter()
+                    .map(|v| match v.kind {
+                        ExprKind::Lit(_) => self.expr(v),
+                        _ => format!("({t})({})", self.expr(v)),
+                    })
+                    .collect();
+                // List sizes are literals; nested braces mirror the dimensions.
+                let sizes: Vec<usize> = a.dims.iter().map(|d| d.c.parse().unwrap_or(1)).collect();
+                let mut parts = values;
+                for &n in sizes.iter().skip(1).rev() {
+                    parts = parts
+                        .chunks(n.max(1))
+                        .map(|c| format!("{{{}}}", c.join(", ")))
+                        .collect();
+                }
+                self.line(&format!("{t} {}{dims} = {{{}}};", a.name, parts.join(", ")));
+            }
+            ArrayInit::Repeat(v) => {
+                let v = self.expr(v);
+                self.line(&format!("{t} {}{dims};", a.name));
+                self.line("{");
+                self.indent += 1;
+                self.line(&format!("const {t} gj_fill = {v};"));
+                let mut subs = String::new();
+                for (k, d) in a.dims.iter().enumerate() {
+                    self.line(&format!(
+                        "for (unsigned long long gj_i{k} = 0; gj_i{k} < {}; ++gj_i{k})",
+                        d.c
+                    ));
+                    self.indent += 1;
+                    subs.push_str(&format!("[gj_i{k}]"));
+                }
+                self.line(&format!("{}{subs} = gj_fill;", a.name));
+                self.indent -= a.dims.len() + 1;
+                self.line("}");
+            }
         }
     }
 
@@ -744,11 +796,11 @@ impl Emitter<'_> {
                 x.clone()
             }
         };
+        let subs: String = idx.iter().map(|x| format!("[{x}]")).collect();
         match a {
-            ArrayRef::Shared(i) => {
-                let subs: String = idx.iter().map(|x| format!("[{x}]")).collect();
-                format!("{}{subs}", self.k.shared[i].name)
-            }
+            ArrayRef::Shared(i) => format!("{}{subs}", self.k.shared[i].name),
+            ArrayRef::Local(i) => format!("{}{subs}", self.k.local_arrays[i].name),
+            ArrayRef::Const(i) => format!("{}{subs}", self.k.extern_consts[i].c_name),
             ArrayRef::Param(i) => {
                 let p = &self.k.params[i];
                 // Row-major: ((i * d1 + j) * d2 + k).
@@ -886,7 +938,8 @@ impl Emitter<'_> {
             ExprKind::Atomic(f, a, idx, vals) => {
                 let place = format!("&{}", self.element(*a, idx));
                 let vals: Vec<String> = vals.iter().map(|v| self.expr(v)).collect();
-                self.atomic(*f, self.k.elem_type(*a), &place, &vals)
+                let elem = scalar_of(self.k.elem_type(*a)).unwrap_or(Scalar::I32);
+                self.atomic(*f, elem, &place, &vals)
             }
             ExprKind::Call(k, args) => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();

@@ -127,6 +127,9 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let const_decls = k.extern_consts.iter().enumerate().map(|(i, c)| {
         let path = &c.rust_path;
         let c_name = &c.c_name;
+        if c.ndim > 0 {
+            return crate::device::const_array_decls(c, typed_consts.contains(&i), quote! { #c_name });
+        }
         let typedef = typed_consts.contains(&i).then(|| {
             let type_name = &c.type_name;
             quote! { gj_src.push_str(&::gpujit::__private::CudaConst::cuda_typedef(&#path, #type_name)); }

@@ -192,6 +192,34 @@ pub struct SharedArray {
     pub rust_type: TokenStream,
 }
 
+/// A per-thread array declared with `let a = [v; N];` or `let a = [x, y];`
+/// (Numba's `cuda.local.array`): a C array in local memory, a Rust array on
+/// the CPU backend.
+#[derive(Debug, Clone)]
+pub struct LocalArray {
+    pub name: String,
+    /// The name as the user wrote it (without `r#`), for messages.
+    pub label: String,
+    /// The element type (settled by inference; `resolve` checks it is a scalar).
+    pub elem: Ty,
+    /// Outermost first, as C and Rust write them.
+    pub dims: Vec<ConstExpr>,
+    pub mutable: bool,
+    /// The declaration, for errors found after inference.
+    pub span: Span,
+}
+
+/// How a local array starts.
+#[derive(Debug, Clone)]
+pub enum ArrayInit {
+    /// `[v; N]` (nested for more dimensions): every element is `v`,
+    /// evaluated once.
+    Repeat(Expr),
+    /// `[a, b, c]` (nested lists for more dimensions): the elements in C
+    /// order, evaluated in that order.
+    List(Vec<Expr>),
+}
+
 /// A compile-time constant expression (shared array sizes).
 #[derive(Debug, Clone)]
 pub struct ConstExpr {
@@ -211,6 +239,10 @@ pub struct ExternConst {
     /// is a `const`, not a `static` whose value could change after the CUDA C
     /// was built.
     pub user_item: bool,
+    /// 0 for a scalar; else an array indexed with this many indices
+    /// (`FILTER[i]`), placed in CUDA `__constant__` memory, and `type_name`
+    /// names its element type.
+    pub ndim: usize,
 }
 
 /// A `const` item inside the kernel body.
@@ -226,6 +258,10 @@ pub struct BodyConst {
 pub enum ArrayRef {
     Param(usize),
     Shared(usize),
+    /// `Kernel::local_arrays[i]`.
+    Local(usize),
+    /// The outside `const` array `Kernel::extern_consts[i]` (read-only).
+    Const(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -737,6 +773,11 @@ pub enum Stmt {
         parts: Vec<Expr>,
     },
     Shared(usize),
+    /// `let a = [v; N];`: local array `Kernel::local_arrays[id]`.
+    LocalArray {
+        id: usize,
+        init: ArrayInit,
+    },
     Assign {
         place: Place,
         op: Option<BinOp>,
@@ -793,6 +834,7 @@ pub struct Kernel {
     pub params: Vec<Param>,
     pub locals: Vec<Local>,
     pub shared: Vec<SharedArray>,
+    pub local_arrays: Vec<LocalArray>,
     pub extern_consts: Vec<ExternConst>,
     pub body_consts: Vec<BodyConst>,
     pub body: Block,
@@ -804,14 +846,17 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    /// The element type of an array parameter or shared array.
-    pub fn elem_type(&self, a: ArrayRef) -> Scalar {
+    /// The element type of an array.
+    pub fn elem_type(&self, a: ArrayRef) -> Ty {
         match a {
-            ArrayRef::Param(i) => match self.params[i].kind {
+            ArrayRef::Param(i) => Ty::Scalar(match self.params[i].kind {
                 ParamKind::Array { elem, .. } => elem,
                 ParamKind::Scalar(s) => s,
-            },
-            ArrayRef::Shared(i) => self.shared[i].elem,
+            }),
+            ArrayRef::Shared(i) => Ty::Scalar(self.shared[i].elem),
+            ArrayRef::Local(i) => self.local_arrays[i].elem,
+            // Only rustc knows it; loads carry their own (inferred) type.
+            ArrayRef::Const(i) => Ty::Opaque(Some(i)),
         }
     }
 }

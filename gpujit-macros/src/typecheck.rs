@@ -27,6 +27,36 @@ fn looks_const_at(e: &SExpr) -> bool {
     }
 }
 
+/// Gives every inner list of `a` the length of the first one (repeating
+/// its own first element, or the first list's), so that a ragged literal
+/// draws gpujit's error only.
+fn even_out(a: &mut syn::ExprArray) {
+    let len_of = |e: &SExpr| match strip(e) {
+        SExpr::Array(x) => Some(x.elems.len()),
+        _ => None,
+    };
+    let Some(want) = a.elems.first().and_then(len_of) else {
+        return;
+    };
+    let filler = a.elems.first().and_then(|e| match strip(e) {
+        SExpr::Array(x) => x.elems.first().cloned(),
+        _ => None,
+    });
+    for e in a.elems.iter_mut() {
+        if let SExpr::Array(x) = e {
+            while x.elems.len() > want {
+                x.elems.pop();
+            }
+            while x.elems.len() < want {
+                match x.elems.first().cloned().or_else(|| filler.clone()) {
+                    Some(f) => x.elems.push(f),
+                    None => break,
+                }
+            }
+        }
+    }
+}
+
 /// The rewritten copy rustc type-checks: the user's body against the
 /// signatures in `gpujit::kernel::typecheck` (`grid(2)` becomes `grid2()`).
 pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
@@ -58,6 +88,17 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
                 *e = f.stand_in;
             }
             crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
+            // A local array size or shape gpujit rejects (a variable, a
+            // ragged list) is reported by gpujit alone: rustc sees a size
+            // of 1 and lists padded to the first one's length.
+            if let SExpr::Repeat(r) = e {
+                if !looks_const(&r.len) {
+                    *r.len = syn::parse_quote!(1);
+                }
+            }
+            if let SExpr::Array(a) = e {
+                even_out(a);
+            }
             // `return v;` is reported by gpujit ("a kernel cannot return a
             // value"): rustc sees a plain `return;`.
             if let SExpr::Return(r) = e {
@@ -125,7 +166,7 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
     bound.visit_item_fn_mut(&mut copy.clone());
     Rewrite(bound.0).visit_item_fn_mut(&mut copy);
     quote::quote! {
-        #[allow(unused, clippy::all, non_snake_case, unreachable_code)]
+        #[allow(unused, clippy::all, non_snake_case, unreachable_code, const_item_mutation)]
         const _: () = {
             use ::gpujit::__private::typecheck::*;
             #copy

@@ -16,6 +16,10 @@ pub fn stmt_children<'a>(s: &'a Stmt, f: &mut dyn FnMut(Child<'a>)) {
     match s {
         Stmt::Let { init, .. } => init.iter().for_each(|e| f(Child::Expr(e))),
         Stmt::LetTuple { parts, .. } => parts.iter().for_each(|e| f(Child::Expr(e))),
+        Stmt::LocalArray { init, .. } => match init {
+            ArrayInit::Repeat(e) => f(Child::Expr(e)),
+            ArrayInit::List(es) => es.iter().for_each(|e| f(Child::Expr(e))),
+        },
         Stmt::Assign { place, value, .. } => {
             if let Place::Elem(_, idx) = place {
                 idx.iter().for_each(|e| f(Child::Expr(e)));
@@ -162,6 +166,23 @@ pub fn locals_used(s: &Stmt, out: &mut Vec<LocalId>) {
     });
     each_expr(s, &mut |e| {
         if let ExprKind::Local(id) = e.kind {
+            out.push(id);
+        }
+    });
+}
+
+/// The local arrays that `s` declares, reads or writes, however deep.
+pub fn local_arrays_used(s: &Stmt, out: &mut Vec<usize>) {
+    each_stmt(s, &mut |s| match s {
+        Stmt::LocalArray { id, .. }
+        | Stmt::Assign {
+            place: Place::Elem(ArrayRef::Local(id), _),
+            ..
+        } => out.push(*id),
+        _ => {}
+    });
+    each_expr(s, &mut |e| {
+        if let ExprKind::Load(ArrayRef::Local(id), _) | ExprKind::Atomic(_, ArrayRef::Local(id), _, _) = e.kind {
             out.push(id);
         }
     });

@@ -42,6 +42,10 @@ pub struct DeviceFn {
     /// The declarations of the outside constants it reads (made at run time
     /// from their values).
     pub consts: fn() -> String,
+    /// The file-scope `__constant__` declarations of the module `const`
+    /// arrays it reads, given its C name (their names start with it, so
+    /// two functions' `FILTER`s never meet).
+    pub arrays: fn(&str) -> String,
     /// Helper functions its text needs (deduplicated by text across the unit).
     pub helpers: &'static [&'static str],
     /// The device functions it calls, in the order [`Piece::Callee`] numbers them.
@@ -142,6 +146,9 @@ pub fn link(roots: &[&'static DeviceFn], helpers: &[&'static str], kernel: &[Pie
         .map(|f| f.callees.iter().map(|g| name_of(g)).collect())
         .collect();
     for (i, f) in fns.iter().enumerate() {
+        out.push_str(&(f.arrays)(&names[i]));
+    }
+    for (i, f) in fns.iter().enumerate() {
         render(&mut out, f.decl, &names[i], &callee_names[i], &String::new);
     }
     for (i, f) in fns.iter().enumerate() {
@@ -156,6 +163,10 @@ pub fn link(roots: &[&'static DeviceFn], helpers: &[&'static str], kernel: &[Pie
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn no_arrays(_: &str) -> String {
+        String::new()
+    }
 
     fn no_consts() -> String {
         String::new()
@@ -172,6 +183,7 @@ mod tests {
             Piece::Text("(n - 1); }\n"),
         ],
         consts: no_consts,
+        arrays: no_arrays,
         helpers: &["H1\n"],
         callees: &[&ODD],
         uses_barrier: false,
@@ -187,6 +199,7 @@ mod tests {
             Piece::Text("(n - 1); }\n"),
         ],
         consts: no_consts,
+        arrays: no_arrays,
         helpers: &["H1\n"],
         callees: &[&EVEN],
         uses_barrier: true,
@@ -221,6 +234,7 @@ mod tests {
         decl: &[],
         def: &[],
         consts: no_consts,
+        arrays: no_arrays,
         helpers: &[],
         callees: &[],
         uses_barrier: false,
@@ -230,6 +244,7 @@ mod tests {
         decl: &[],
         def: &[],
         consts: no_consts,
+        arrays: no_arrays,
         helpers: &[],
         callees: &[&LEAF, &LEAF],
         uses_barrier: false,
@@ -239,6 +254,7 @@ mod tests {
         decl: &[],
         def: &[],
         consts: no_consts,
+        arrays: no_arrays,
         helpers: &[],
         callees: &[&LEAF, &SELF],
         uses_barrier: false,
@@ -248,6 +264,7 @@ mod tests {
         decl: &[],
         def: &[],
         consts: no_consts,
+        arrays: no_arrays,
         helpers: &[],
         callees: &[&TWICE, &ODD],
         uses_barrier: false,

@@ -241,6 +241,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::backend::{current_backend, Backend, DeviceBuffer};
+    pub use crate::cpu::{fixed_ld, fixed_st, FixedArray};
     pub use crate::cpu::{
         last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines, Block, CpuBackend,
         CpuLaunch, GlobalMem, IntDiv, IntEuclid, Mem, SharedLayout, SharedMem, Space, Thread, View,
@@ -250,13 +251,19 @@ pub mod __private {
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;
-    pub use crate::scalar::{CudaConst, ScalarValue};
+    pub use crate::scalar::{CudaConst, CudaConstArray, ScalarValue};
 
     /// `offset` rounded up to a multiple of `align` (a power of two): the
     /// offset of the next shared array.
     pub const fn align_up(offset: usize, align: usize) -> usize {
         offset.div_ceil(align) * align
     }
+
+    /// The most bytes of local arrays (`let a = [0.0f32; N];`) one kernel or
+    /// device function may declare: the CPU backend keeps them on the
+    /// thread's stack (a coroutine's is 256 KiB by default). A larger array
+    /// is a compile error.
+    pub const LOCAL_ARRAY_BYTES: usize = 64 * 1024;
 
     /// The larger of `a` and `b` (`Ord::max` is not `const`).
     pub const fn max_usize(a: usize, b: usize) -> usize {

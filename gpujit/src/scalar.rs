@@ -265,9 +265,85 @@ impl<T: KernelScalar> CudaConst for T {
     }
 }
 
+/// Declares a module-level Rust `const` array that a kernel indexes
+/// (`FILTER[i]`) in CUDA C: `__constant__` memory with the exact values
+/// (each element written by [`KernelScalar::c_literal`], which NVRTC reads
+/// back bit for bit). `R` is the number of dimensions (1-3).
+pub trait CudaConstArray<const R: usize> {
+    /// `__constant__ float NAME[5] = {0.1f, ...};` (with a newline). An
+    /// array with no elements is declared with one zero element (C has no
+    /// empty arrays; every index of it is out of bounds anyway).
+    fn cuda_array_decl(&self, c_name: &str) -> String;
+    /// `typedef float TYPE_NAME;` (with a newline): the element type.
+    fn cuda_elem_typedef(&self, type_name: &str) -> String;
+}
+
+fn array_decl<T: KernelScalar>(c_name: &str, dims: &[usize], values: impl Iterator<Item = T>) -> String {
+    let ty = T::TYPE.c_name();
+    if dims.contains(&0) {
+        return format!("__constant__ {ty} {c_name}[1] = {{}};\n");
+    }
+    let mut parts: Vec<String> = values.map(KernelScalar::c_literal).collect();
+    // Nested braces, one level per inner dimension.
+    for &n in dims.iter().skip(1).rev() {
+        parts = parts.chunks(n).map(|c| format!("{{{}}}", c.join(", "))).collect();
+    }
+    let extents: String = dims.iter().map(|d| format!("[{d}]")).collect();
+    format!("__constant__ {ty} {c_name}{extents} = {{{}}};\n", parts.join(", "))
+}
+
+impl<T: KernelScalar, const A: usize> CudaConstArray<1> for [T; A] {
+    fn cuda_array_decl(&self, c_name: &str) -> String {
+        array_decl(c_name, &[A], self.iter().copied())
+    }
+    fn cuda_elem_typedef(&self, type_name: &str) -> String {
+        format!("typedef {} {type_name};\n", T::TYPE.c_name())
+    }
+}
+
+impl<T: KernelScalar, const A: usize, const B: usize> CudaConstArray<2> for [[T; B]; A] {
+    fn cuda_array_decl(&self, c_name: &str) -> String {
+        array_decl(c_name, &[A, B], self.iter().flatten().copied())
+    }
+    fn cuda_elem_typedef(&self, type_name: &str) -> String {
+        format!("typedef {} {type_name};\n", T::TYPE.c_name())
+    }
+}
+
+impl<T: KernelScalar, const A: usize, const B: usize, const C: usize> CudaConstArray<3> for [[[T; C]; B]; A] {
+    fn cuda_array_decl(&self, c_name: &str) -> String {
+        array_decl(c_name, &[A, B, C], self.iter().flatten().flatten().copied())
+    }
+    fn cuda_elem_typedef(&self, type_name: &str) -> String {
+        format!("typedef {} {type_name};\n", T::TYPE.c_name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn const_arrays_declare_exact_values() {
+        assert_eq!(
+            [0.1f32, -0.0, f32::NAN].cuda_array_decl("F"),
+            "__constant__ float F[3] = {0.1f, -0.0f, __builtin_bit_cast(float, 0x7fc00000u)};\n"
+        );
+        assert_eq!(
+            [[1i32, 2, 3], [4, 5, 6]].cuda_array_decl("W"),
+            "__constant__ int W[2][3] = {{1, 2, 3}, {4, 5, 6}};\n"
+        );
+        assert_eq!(
+            [[[1u8], [2]], [[3], [4]]].cuda_array_decl("C"),
+            "__constant__ unsigned char C[2][2][1] = {{{1}, {2}}, {{3}, {4}}};\n"
+        );
+        let empty: [f64; 0] = [];
+        assert_eq!(empty.cuda_array_decl("E"), "__constant__ double E[1] = {};\n");
+        assert_eq!(
+            [1u64; 2].cuda_elem_typedef("K_type"),
+            "typedef unsigned long long K_type;\n"
+        );
+    }
 
     #[test]
     fn literals_round_trip_their_type() {

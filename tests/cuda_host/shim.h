@@ -1,7 +1,7 @@
 // Host shim for running gpujit's emitted CUDA C with a C++20 compiler, for
 // tests only: each CUDA thread of a block is an OS thread, `__syncthreads()`
 // is a std::barrier, `__trap()` a recorded flag, `__shared__` arrays are function statics (one block runs
-// at a time), and the intrinsics the emitter uses are written out with the
+// at a time), `__constant__` arrays plain globals, and the intrinsics the emitter uses are written out with the
 // semantics the PTX ISA documents for them.
 #pragma once
 #include <atomic>
@@ -20,6 +20,8 @@
 #define __forceinline__ inline
 #define __restrict__ __restrict
 #define __shared__ static
+// `__constant__` arrays are read-only globals, initialised before any launch.
+#define __constant__
 
 struct uint3 {
     unsigned int x, y, z;

@@ -9,6 +9,7 @@ use gpujit::prelude::*;
 pub mod adversarial;
 pub mod atomics;
 pub mod control;
+pub mod fixed_arrays;
 pub mod math;
 pub mod naming;
 
@@ -1020,6 +1021,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     all.extend(atomics::all());
     all.extend(math::all());
     all.extend(control::all());
+    all.extend(fixed_arrays::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,

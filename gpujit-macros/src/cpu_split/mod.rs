@@ -11,7 +11,8 @@
 //! barrier move into per-thread arrays. What cannot be split this way (a
 //! barrier inside an `if` used as a value, a `break` out of a split loop from
 //! inside a thread loop, a `for mut` loop variable, a local whose type only
-//! rustc knows) runs on the coroutine path, as does every barrier kernel
+//! rustc knows, a local array used on both sides of a barrier) runs on the
+//! coroutine path, as does every barrier kernel
 //! under `GPUJIT_CPU_EXEC=coroutines`.
 //!
 //! `plan` turns the kernel body into block-level control flow around

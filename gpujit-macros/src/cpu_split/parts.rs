@@ -8,7 +8,7 @@ use quote::quote;
 use super::plan::Node;
 use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
 use crate::model::*;
-use crate::visit::{each_stmt, locals_used};
+use crate::visit::{each_stmt, local_arrays_used, locals_used};
 
 /// What the per-thread parts of a plan use: for each local, the parts
 /// (thread loops and uniform evaluations) it appears in, and whether any
@@ -20,6 +20,9 @@ pub(crate) struct Uses {
     pub returns: bool,
     /// The loop variables of block-level `for`s (block-wide, never spilled).
     block_vars: Vec<LocalId>,
+    /// Per local array: as `parts`. An array in two parts is not spilled:
+    /// the kernel runs on the coroutine path instead (see `spill_decls`).
+    arrays: Vec<(Option<usize>, bool)>,
 }
 
 impl Uses {
@@ -29,33 +32,46 @@ impl Uses {
             next: 0,
             returns: false,
             block_vars: Vec::new(),
+            arrays: vec![(None, false); k.local_arrays.len()],
         }
     }
 
     /// One per-thread part made of `stmts` and `exprs`.
     pub fn part_of(&mut self, stmts: &[&Stmt], exprs: &[&Expr]) {
         let mut ids = Vec::new();
+        let mut arrays = Vec::new();
         for s in stmts {
             locals_used(s, &mut ids);
+            local_arrays_used(s, &mut arrays);
             each_stmt(s, &mut |s| self.returns |= matches!(s, Stmt::Return));
         }
         for e in exprs {
             ids.extend(expr_locals(e));
+            local_arrays_used(&Stmt::Expr((*e).clone()), &mut arrays);
         }
-        self.part(ids);
+        self.part_with_arrays(ids, arrays);
     }
 
-    fn part(&mut self, ids: Vec<LocalId>) {
+    fn part_with_arrays(&mut self, ids: Vec<LocalId>, arrays: Vec<usize>) {
         let part = self.next;
         self.next += 1;
+        let mark = |slot: &mut (Option<usize>, bool)| match slot.0 {
+            None => slot.0 = Some(part),
+            Some(p) if p != part => slot.1 = true,
+            _ => {}
+        };
         for id in ids {
-            let (first, many) = &mut self.parts[id];
-            match first {
-                None => *first = Some(part),
-                Some(p) if *p != part => *many = true,
-                _ => {}
-            }
+            mark(&mut self.parts[id]);
         }
+        for a in arrays {
+            mark(&mut self.arrays[a]);
+        }
+    }
+
+    /// Whether a local array is used in more than one part (it would have
+    /// to live across a barrier or a lockstep loop's boundary).
+    pub fn array_spans_parts(&self) -> bool {
+        self.arrays.iter().any(|a| a.1)
     }
 
     pub(super) fn nodes(&mut self, ns: &[Node]) {
@@ -63,7 +79,7 @@ impl Uses {
             match n {
                 Node::Threads(stmts) => self.part_of(stmts, &[]),
                 Node::If { cond, then, els } => {
-                    self.part(expr_locals(cond));
+                    self.part_of(&[], &[cond]);
                     self.nodes(then);
                     self.nodes(els);
                 }
@@ -72,24 +88,23 @@ impl Uses {
                         var, start, end, step, ..
                     } = stmt
                     {
-                        let mut ids = expr_locals(start);
-                        ids.extend(expr_locals(end));
-                        if let Some(s) = step {
-                            ids.extend(expr_locals(s));
-                        }
-                        self.part(ids);
+                        let mut bounds = vec![start, end];
+                        bounds.extend(step.iter());
+                        self.part_of(&[], &bounds);
                         self.block_vars.push(*var);
                     }
                     self.nodes(body);
                 }
                 Node::While { cond, body } => {
-                    self.part(expr_locals(cond));
+                    self.part_of(&[], &[cond]);
                     self.nodes(body);
                 }
                 Node::Vote { local, pred, .. } => {
                     let mut ids = expr_locals(pred);
                     ids.extend(local.iter());
-                    self.part(ids);
+                    let mut arrays = Vec::new();
+                    local_arrays_used(&Stmt::Expr((*pred).clone()), &mut arrays);
+                    self.part_with_arrays(ids, arrays);
                 }
                 Node::Loop(body) | Node::Scope(body) => self.nodes(body),
                 Node::Barrier | Node::Break | Node::Continue | Node::Return => {}
@@ -166,6 +181,12 @@ pub(crate) fn wrap_part(em: &Emitter, stmts: &[&Stmt], exprs: &[&Expr], body: To
 /// part (marked in `em.spilled`), and the exit flags if a thread may
 /// `return`; `None` if such a local has a type only rustc knows.
 pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<TokenStream> {
+    // A local array used on both sides of a barrier (or of a lockstep
+    // loop's boundary) is not moved into per-thread storage: such kernels
+    // take the coroutine path, where each thread keeps its own stack.
+    if uses.array_spans_parts() {
+        return None;
+    }
     em.track_exit = uses.returns;
     let blk = block_ident();
     let mut decls = TokenStream::new();

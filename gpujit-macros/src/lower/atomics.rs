@@ -94,14 +94,36 @@ impl Lower {
         if self.errors.len() > before {
             return self.silent_expr(span);
         }
+        match array {
+            ArrayRef::Local(i) => {
+                let label = self.local_arrays[i].label.clone();
+                return self.error_expr(with_help_spanned(
+                    place,
+                    &format!("`{name}` on local array `{label}`: it belongs to one thread, so nothing can race on it"),
+                    &format!("update it directly (`{label}[i] += v`); atomics are for global and shared arrays"),
+                ));
+            }
+            ArrayRef::Const(_) => {
+                return self.error_expr(with_help_spanned(
+                    place,
+                    &format!("`{name}` writes its element, but this is a module `const`"),
+                    "atomics work on `&mut [T]` and `ArrayViewMutN<T>` parameters and on shared arrays",
+                ));
+            }
+            ArrayRef::Param(_) | ArrayRef::Shared(_) => {}
+        }
+        let Ty::Scalar(elem) = elem else {
+            return self.silent_expr(span);
+        };
         let writable = match array {
             ArrayRef::Param(i) => matches!(self.params[i].kind, ParamKind::Array { mutable: true, .. }),
-            ArrayRef::Shared(_) => true,
+            _ => true,
         };
         if !writable {
             let label = match array {
                 ArrayRef::Param(i) => self.params[i].label.clone(),
                 ArrayRef::Shared(i) => self.shared[i].label.clone(),
+                _ => String::new(),
             };
             return self.error_expr(with_help_spanned(
                 place,

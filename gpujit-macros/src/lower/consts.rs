@@ -10,6 +10,13 @@ use super::{err, path_text, scalar_of, strip, with_help, Binding, Lower};
 use crate::model::*;
 use crate::names::{self, is_free, suffixed};
 
+/// Which array a size belongs to (for the messages).
+#[derive(Clone, Copy)]
+pub(super) enum ArrayKind {
+    Shared,
+    Local,
+}
+
 impl Lower {
     pub(super) fn body_const(&mut self, c: &syn::ItemConst) {
         let Some(ty) = scalar_of(&c.ty) else {
@@ -38,7 +45,7 @@ impl Lower {
         let mut cur = ty;
         while let Type::Array(arr) = cur {
             ndim += 1;
-            match self.const_expr(&arr.len) {
+            match self.const_expr(&arr.len, ArrayKind::Shared) {
                 Ok(c) => dims.push(c),
                 Err(e) => self.errors.push(e),
             }
@@ -69,14 +76,17 @@ impl Lower {
         out.push(Stmt::Shared(id));
     }
 
-    /// A compile-time constant (shared array size): literals, `const`s and
-    /// arithmetic on them.
-    fn const_expr(&mut self, e: &SExpr) -> Result<ConstExpr, syn::Error> {
-        crate::deep(|| self.const_expr_at(e))
+    /// A compile-time constant (a shared or local array's size): literals,
+    /// `const`s and arithmetic on them.
+    pub(super) fn const_expr(&mut self, e: &SExpr, kind: ArrayKind) -> Result<ConstExpr, syn::Error> {
+        crate::deep(|| self.const_expr_at(e, kind))
     }
 
-    fn const_expr_at(&mut self, e: &SExpr) -> Result<ConstExpr, syn::Error> {
-        const HELP: &str = "shared array sizes must be compile-time constants (a literal, a `const`, or arithmetic on them); a size chosen at launch needs dynamic shared memory, which is not supported yet";
+    fn const_expr_at(&mut self, e: &SExpr, kind: ArrayKind) -> Result<ConstExpr, syn::Error> {
+        let (what, help) = match kind {
+            ArrayKind::Shared => ("shared", "shared array sizes must be compile-time constants (a literal, a `const`, or arithmetic on them); a size chosen at launch needs dynamic shared memory, which is not supported yet"),
+            ArrayKind::Local => ("local", "local array sizes must be compile-time constants (a literal, a `const`, or arithmetic on them), as in CUDA C; for a size known only at launch, pass a `&mut [T]` scratch parameter with a slice per thread"),
+        };
         let c = match strip(e) {
             SExpr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(i), ..
@@ -91,8 +101,8 @@ impl Lower {
                     Some(_) => {
                         return Err(with_help(
                             e.span(),
-                            &format!("`{text}` is not a compile-time constant: shared array sizes are fixed when the kernel is compiled"),
-                            HELP,
+                            &format!("`{text}` is not a compile-time constant: {what} array sizes are fixed when the kernel is compiled"),
+                            help,
                         ))
                     }
                     None => {
@@ -116,15 +126,15 @@ impl Lower {
                         c
                     }
                 };
-                let l = wide(self.const_expr(&b.left)?.c);
-                let r = wide(self.const_expr(&b.right)?.c);
+                let l = wide(self.const_expr(&b.left, kind)?.c);
+                let r = wide(self.const_expr(&b.right, kind)?.c);
                 format!("({l} {} {r})", b.op.to_token_stream())
             }
             _ => {
                 return Err(with_help(
                     e.span(),
-                    "shared array size is not a compile-time constant",
-                    HELP,
+                    &format!("{what} array size is not a compile-time constant"),
+                    help,
                 ))
             }
         };
@@ -137,6 +147,14 @@ impl Lower {
     /// Registers a `const` defined outside the kernel (`TILE`, `f32::MAX`,
     /// `std::f32::consts::PI`).
     pub(super) fn extern_const(&mut self, path: &syn::Path) -> (usize, Ty) {
+        self.extern_const_nd(path, 0)
+    }
+
+    /// As [`Lower::extern_const`], for a constant used with `ndim` indices
+    /// (0: as a scalar); the type is its element's. The same constant used
+    /// with another number of indices is an error (an index expression that
+    /// rustc also rejects).
+    pub(super) fn extern_const_nd(&mut self, path: &syn::Path, ndim: usize) -> (usize, Ty) {
         let segments: Vec<String> = path.segments.iter().map(|s| names::key(&s.ident)).collect();
         let key = segments.join("::");
         if let Some(i) = self
@@ -144,6 +162,21 @@ impl Lower {
             .iter()
             .position(|c| c.rust_path.to_string().replace(' ', "") == key)
         {
+            if self.extern_consts[i].ndim != ndim {
+                let used = |n: usize| match n {
+                    0 => "as a value".to_string(),
+                    1 => "with 1 index".to_string(),
+                    n => format!("with {n} indices"),
+                };
+                self.errors.push(err(
+                    path.span(),
+                    format!(
+                        "`{key}` is used {} here but {} elsewhere in this function",
+                        used(ndim),
+                        used(self.extern_consts[i].ndim)
+                    ),
+                ));
+            }
             return (i, self.extern_const_types[i]);
         }
         // A plain `TILE` keeps its name in C; a path (`f32::MAX`) gets a fresh
@@ -166,11 +199,20 @@ impl Lower {
             None => self.infer.fresh_const(self.extern_consts.len()),
         };
         let type_name = self.fresh_name(&suffixed(&c_name, "type"));
+        // A device function's `__constant__` arrays sit at file scope, named
+        // after the function (`gj_dev_f__FILTER`: no function's C name has
+        // `__`), since another function may read another `FILTER`.
+        let c_name = if ndim > 0 && self.ret.is_some() {
+            format!("{}__{c_name}", crate::device::OWN)
+        } else {
+            c_name
+        };
         self.extern_consts.push(ExternConst {
             c_name,
             type_name,
             rust_path: path.to_token_stream(),
             user_item: known.is_none(),
+            ndim,
         });
         self.extern_const_types.push(ty);
         (self.extern_consts.len() - 1, ty)

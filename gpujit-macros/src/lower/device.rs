@@ -248,6 +248,22 @@ impl Lower {
 
     /// An array passed whole to a device function.
     fn array_arg(&mut self, a: &SExpr) -> Option<Expr> {
+        // `f(&w)` with `w` a local array: refused below, as `f(w)`.
+        let named = match strip(a) {
+            SExpr::Reference(r) => &*r.expr,
+            other => other,
+        };
+        if let SExpr::Path(p) = strip(named) {
+            if let Some(ident) = p.path.get_ident() {
+                if let Some(Binding::LocalArray(_)) = self.lookup(&crate::names::key(ident)) {
+                    return Some(self.error_expr(with_help(
+                        a.span(),
+                        &format!("local array `{ident}` cannot be passed to a device function yet"),
+                        "pass the elements it needs (`f(a[0], a[1])`), or declare the array in the device function",
+                    )));
+                }
+            }
+        }
         let SExpr::Path(p) = strip(a) else { return None };
         let ident = p.path.get_ident()?;
         let kind = match self.lookup(&crate::names::key(ident))? {

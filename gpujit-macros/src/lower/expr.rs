@@ -41,7 +41,7 @@ impl Lower {
                 }
             }
             SExpr::Index(_) => match self.index(e, true) {
-                Some((array, indices, elem)) => (Some(Place::Elem(array, indices)), Ty::Scalar(elem)),
+                Some((array, indices, elem)) => (Some(Place::Elem(array, indices)), elem),
                 None => (None, self.infer.fresh(VarKind::Any)),
             },
             _ => {
@@ -133,7 +133,7 @@ impl Lower {
                 self.shape_index(ix)
             }
             SExpr::Index(_) => match self.index(e, false) {
-                Some((array, indices, elem)) => mk(ExprKind::Load(array, indices), Ty::Scalar(elem)),
+                Some((array, indices, elem)) => mk(ExprKind::Load(array, indices), elem),
                 None => Expr {
                     kind: ExprKind::Lit(Lit::Bool(false)),
                     ty: self.infer.fresh(VarKind::Any),
@@ -176,8 +176,8 @@ impl Lower {
             )),
             SExpr::Array(_) | SExpr::Repeat(_) => self.error_expr(with_help(
                 span,
-                "array values are not supported in kernels",
-                "use `shared_array::<[T; N]>()` for a block-wide array",
+                "an array value is only allowed as a `let`'s whole value",
+                "declare a local array, `let mut a = [0.0f32; N];`, and index it (`a[i]`); `shared_array::<[T; N]>()` is block-wide",
             )),
             SExpr::Match(m) => self.match_expr(m),
             SExpr::Range(_) => self.error_expr(err(span, "ranges are only supported as `for` loop bounds")),
@@ -263,7 +263,7 @@ impl Lower {
                     }
                 }
                 Some(Binding::Poisoned) => return self.silent_expr(span),
-                Some(Binding::Array(_)) | Some(Binding::Shared(_)) => {
+                Some(Binding::Array(_)) | Some(Binding::Shared(_)) | Some(Binding::LocalArray(_)) => {
                     return self.error_expr(with_help(
                         span,
                         &format!("array `{ident}` cannot be used as a value"),

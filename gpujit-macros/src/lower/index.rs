@@ -30,7 +30,7 @@ impl Lower {
 
     /// `x[i]`, `a[[i, j]]`, `tile[i][j]`: the array, the indices (as `usize`)
     /// and the element type.
-    pub(super) fn index(&mut self, e: &SExpr, for_write: bool) -> Option<(ArrayRef, Vec<Expr>, Scalar)> {
+    pub(super) fn index(&mut self, e: &SExpr, for_write: bool) -> Option<(ArrayRef, Vec<Expr>, Ty)> {
         // Peel `base[i0][i1]...` outermost-last.
         let mut idx_exprs = Vec::new();
         let mut cur = e;
@@ -40,9 +40,10 @@ impl Lower {
         }
         idx_exprs.reverse();
         let SExpr::Path(p) = strip(cur) else {
-            self.errors.push(err(
+            self.errors.push(with_help(
                 cur.span(),
-                "only array parameters and shared arrays can be indexed",
+                "only array parameters, shared and local arrays and `const` arrays can be indexed",
+                "give the array a name first: `let w = [1.0f32, 2.0];`, then index `w[i]`",
             ));
             return None;
         };
@@ -54,20 +55,41 @@ impl Lower {
             Some(Binding::Array(i)) => match self.params[i].kind {
                 ParamKind::Array {
                     elem, ndim, mutable, ..
-                } => (ArrayRef::Param(i), ndim, elem, mutable),
+                } => (ArrayRef::Param(i), ndim, Ty::Scalar(elem), mutable),
                 ParamKind::Scalar(_) => return None,
             },
             Some(Binding::Shared(i)) => (
                 ArrayRef::Shared(i),
                 self.shared[i].dims.len(),
-                self.shared[i].elem,
+                Ty::Scalar(self.shared[i].elem),
                 true,
             ),
+            Some(Binding::LocalArray(i)) => (
+                ArrayRef::Local(i),
+                self.local_arrays[i].dims.len(),
+                self.local_arrays[i].elem,
+                // rustc reports writes to a local array without `mut`.
+                true,
+            ),
+            // Not declared in the function: a module `const` array
+            // (`FILTER[i]`, `W[i][j]`), whose shape only rustc knows.
+            None if p.qself.is_none() && (1..=3).contains(&idx_exprs.len()) => {
+                if for_write {
+                    self.errors.push(with_help(
+                        e.span(),
+                        &format!("cannot write to `{name}`: it is a `const`"),
+                        "module `const` arrays are read-only in kernels; copy what you need into a local array (`let mut a = [0.0f32; N];`)",
+                    ));
+                    return None;
+                }
+                let (c, ty) = self.extern_const_nd(&p.path, idx_exprs.len());
+                (ArrayRef::Const(c), idx_exprs.len(), ty, false)
+            }
             _ => {
                 self.errors.push(with_help(
                     cur.span(),
-                    &format!("`{name}` is not an array: only array parameters and shared arrays can be indexed"),
-                    "index a `&[T]` or `ArrayViewN<T>` parameter, or a `shared_array`",
+                    &format!("`{name}` is not an array: only array parameters, shared and local arrays and `const` arrays can be indexed"),
+                    "index a `&[T]` or `ArrayViewN<T>` parameter, a `shared_array`, a local array (`let a = [0.0f32; N];`) or a module `const` array",
                 ));
                 return None;
             }

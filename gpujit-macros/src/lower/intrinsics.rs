@@ -174,6 +174,11 @@ impl Lower {
         if self.is_poisoned(&mc.receiver) {
             return self.silent_expr(span);
         }
+        if method == "len" && mc.args.is_empty() {
+            if let Some(e) = self.local_array_len(&mc.receiver) {
+                return e;
+            }
+        }
         if method == "len" || method == "dim" {
             if let Some(p) = self.array_param_of(&mc.receiver) {
                 let ndim = match self.params[p].kind {

@@ -18,6 +18,7 @@ use crate::infer::Infer;
 use crate::model::*;
 use crate::names::{self, free_base, is_free, suffixed};
 
+mod arrays;
 mod atomics;
 mod consts;
 mod device;
@@ -40,6 +41,7 @@ enum Binding {
     Local(LocalId),
     Array(usize),
     Shared(usize),
+    LocalArray(usize),
     BodyConst(usize),
     /// A name whose declaration was already reported as an error: its uses
     /// report nothing more.
@@ -51,6 +53,7 @@ struct Lower {
     params: Vec<Param>,
     locals: Vec<Local>,
     shared: Vec<SharedArray>,
+    local_arrays: Vec<LocalArray>,
     extern_consts: Vec<ExternConst>,
     extern_const_types: Vec<Ty>,
     body_consts: Vec<BodyConst>,
@@ -89,6 +92,7 @@ impl Lower {
             params: Vec::new(),
             locals: Vec::new(),
             shared: Vec::new(),
+            local_arrays: Vec::new(),
             extern_consts: Vec::new(),
             extern_const_types: Vec::new(),
             body_consts: Vec::new(),
@@ -122,6 +126,7 @@ impl Lower {
             params: std::mem::take(&mut lw.params),
             locals: std::mem::take(&mut lw.locals),
             shared: std::mem::take(&mut lw.shared),
+            local_arrays: std::mem::take(&mut lw.local_arrays),
             extern_consts: std::mem::take(&mut lw.extern_consts),
             body_consts: std::mem::take(&mut lw.body_consts),
             body,
@@ -136,6 +141,7 @@ impl Lower {
             return Err(first);
         }
         resolve_kernel(&lw.infer, &mut kernel);
+        arrays::check_local_elems(&kernel)?;
         Ok(kernel)
     }
 

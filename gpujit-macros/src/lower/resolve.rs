@@ -8,6 +8,9 @@ pub(super) fn resolve_kernel(inf: &Infer, k: &mut Kernel) {
     for l in &mut k.locals {
         l.ty = inf.resolve(l.ty);
     }
+    for a in &mut k.local_arrays {
+        a.elem = inf.resolve(a.elem);
+    }
     for c in &mut k.body_consts {
         resolve_expr(inf, &mut c.value);
     }
@@ -27,6 +30,10 @@ fn resolve_block_at(inf: &Infer, b: &mut Block) {
                 }
             }
             Stmt::LetTuple { parts, .. } => parts.iter_mut().for_each(|e| resolve_expr(inf, e)),
+            Stmt::LocalArray { init, .. } => match init {
+                ArrayInit::Repeat(e) => resolve_expr(inf, e),
+                ArrayInit::List(es) => es.iter_mut().for_each(|e| resolve_expr(inf, e)),
+            },
             Stmt::Assign { place, value, .. } => {
                 if let Place::Elem(_, idx) = place {
                     idx.iter_mut().for_each(|e| resolve_expr(inf, e));

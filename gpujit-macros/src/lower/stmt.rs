@@ -111,6 +111,23 @@ impl Lower {
                 return;
             }
         }
+        // `let a = [0.0f32; 8];`, `let w: [f32; 3] = [1.0, 2.0, 3.0];`
+        if let Pat::Ident(pi) = pat {
+            let array_value = init.is_some_and(|e| matches!(strip(e), SExpr::Repeat(_) | SExpr::Array(_)));
+            if array_value || matches!(annotated, Some(Type::Array(_))) {
+                match init {
+                    Some(e) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                        self.local_array_decl(pi, annotated, e, out)
+                    }
+                    _ => self.errors.push(with_help(
+                        pi.span(),
+                        "a local array needs its value where it is declared",
+                        "write `let mut a = [0.0f32; N];` (or list every element: `[a, b, c]`)",
+                    )),
+                }
+                return;
+            }
+        }
         match pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 let declared = annotated.and_then(|t| self.local_type(t));
@@ -242,15 +259,10 @@ impl Lower {
         match scalar_of(ty) {
             Some(s) => Some(s),
             None => {
-                let e = match ty {
-                    Type::Array(_) => with_help(
-                        ty.span(),
-                        "per-thread arrays are not supported yet",
-                        "use `shared_array::<[T; N]>()` for a block-wide array, or separate scalars",
-                    ),
-                    _ => heap_or(ty, "locals are scalars: i32 i64 u32 u64 usize f32 f64 bool u8"),
-                };
-                self.errors.push(e);
+                self.errors.push(heap_or(
+                    ty,
+                    "locals are scalars (i32 i64 u32 u64 usize f32 f64 bool u8) or arrays of them (`[0.0f32; N]`)",
+                ));
                 None
             }
         }
@@ -264,6 +276,9 @@ impl Lower {
         match strip(e) {
             SExpr::Assign(a) => {
                 let (place, ty) = self.place(&a.left);
+                if place.is_none() && self.is_poisoned(&a.left) {
+                    return; // its declaration was reported; `x = [..]` would repeat it
+                }
                 let value = self.expr(&a.right);
                 self.unify_at(a.right.span(), ty, value.ty);
                 if let Some(place) = place {

@@ -25,6 +25,7 @@ mod atomics;
 mod block;
 mod coro;
 mod exec;
+mod fixed;
 mod math;
 mod ops;
 mod thread;
@@ -39,6 +40,7 @@ pub use exec::{
     last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_cpu_time_limit, with_forced_coroutines, CpuBackend,
     CpuLaunch, SharedLayout,
 };
+pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use thread::Thread;

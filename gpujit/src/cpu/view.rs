@@ -22,6 +22,10 @@ pub enum Space {
     Global,
     /// A `shared_array` of the block, CUDA `__shared__` memory.
     Shared,
+    /// A thread's local array (`let a = [0.0f32; N];`), CUDA local memory.
+    Local,
+    /// A module `const` array, CUDA `__constant__` memory.
+    Constant,
 }
 
 impl fmt::Display for Space {
@@ -29,6 +33,8 @@ impl fmt::Display for Space {
         f.write_str(match self {
             Space::Global => "global",
             Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Constant => "constant",
         })
     }
 }
@@ -518,11 +524,11 @@ impl fmt::Display for ShapeFmt<'_> {
 }
 
 /// The message of an out-of-bounds fault, formatted only when it is kept.
-struct OutOfBounds<'a> {
-    index: &'a [usize],
-    space: Space,
-    name: &'static str,
-    shape: &'a [usize],
+pub(crate) struct OutOfBounds<'a> {
+    pub index: &'a [usize],
+    pub space: Space,
+    pub name: &'static str,
+    pub shape: &'a [usize],
 }
 
 impl fmt::Display for OutOfBounds<'_> {

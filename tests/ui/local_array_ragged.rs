@@ -1,11 +1,11 @@
 use gpujit::prelude::*;
 
 #[gpu_kernel]
-fn smooth(x: &[f32], y: &mut [f32]) {
+fn ragged(y: &mut [i32]) {
     let i = grid(1);
-    let t: [f32; 4] = [0.25; 4];
+    let a = [[1, 2], [3]];
     if i < y.len() {
-        y[i] = t[0] * x[i];
+        y[i] = a[0][0];
     }
 }
 
