@@ -519,7 +519,8 @@ impl Emitter<'_> {
                     Some(op) => {
                         let simple = matches!(ty, Some(s) if s.is_float() && *op != BinOp::Rem)
                             || matches!(ty, Some(Scalar::U32 | Scalar::U64 | Scalar::Usize) if !matches!(op, BinOp::Shl | BinOp::Shr))
-                            || matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) && ty != Some(Scalar::U8);
+                            || matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor)
+                                && !ty.is_some_and(Scalar::is_narrow);
                         if simple {
                             self.line(&format!("{target} {}= {v};", op.symbol()));
                         } else {
@@ -802,12 +803,12 @@ impl Emitter<'_> {
                     (UnOp::Neg, Some(t)) if t.is_signed_int() => format!(
                         "({})(0{} - ({}){v})",
                         t.c_name(),
-                        if t == Scalar::I32 { "u" } else { "ull" },
+                        if t.bits() <= 32 { "u" } else { "ull" },
                         t.c_unsigned()
                     ),
                     (UnOp::Neg, _) => format!("-{v}"),
                     (UnOp::Not, Some(Scalar::Bool)) => format!("!{v}"),
-                    (UnOp::Not, Some(Scalar::U8)) => format!("(unsigned char)~{v}"),
+                    (UnOp::Not, Some(t)) if t.is_narrow() => format!("({})~{v}", t.c_name()),
                     (UnOp::Not, _) => format!("~{v}"),
                 }
             }
@@ -955,12 +956,14 @@ impl Emitter<'_> {
         }
         let mask = t.bits() - 1;
         match (op, t) {
-            (BinOp::Shl | BinOp::Shr, Scalar::I32 | Scalar::I64) if op == BinOp::Shl => {
+            // Through the unsigned type: C's `<<` of a negative value is undefined.
+            (BinOp::Shl, _) if t.is_signed_int() => {
                 format!("({})(({}){cast_l} << ({r} & {mask}))", t.c_name(), t.c_unsigned())
             }
-            (BinOp::Shl | BinOp::Shr, Scalar::U8) => format!("(unsigned char)({l} {sym} ({r} & {mask}))"),
+            (BinOp::Shl | BinOp::Shr, _) if t.is_narrow() => format!("({})({l} {sym} ({r} & {mask}))", t.c_name()),
             (BinOp::Shl | BinOp::Shr, _) => format!("{l} {sym} ({r} & {mask})"),
-            (BinOp::Add | BinOp::Sub | BinOp::Mul, Scalar::I32 | Scalar::I64) => {
+            // `u16 * u16` overflows C's `int`: wrap in `unsigned int` instead.
+            (BinOp::Add | BinOp::Sub | BinOp::Mul, Scalar::I8 | Scalar::I16 | Scalar::U16 | Scalar::I32 | Scalar::I64) => {
                 let u = t.c_unsigned();
                 format!("({})(({u}){cast_l} {sym} ({u}){cast_r})", t.c_name())
             }
@@ -974,7 +977,8 @@ impl Emitter<'_> {
                 self.helpers.insert(name);
                 format!("{name}({arg_l}, {arg_r})")
             }
-            (_, Scalar::U8) => format!("(unsigned char)({l} {sym} {r})"),
+            // `-128 / -1` is 128 in C's `int`, which the cast wraps as Rust's `wrapping_div`.
+            (_, t) if t.is_narrow() => format!("({})({l} {sym} {r})", t.c_name()),
             _ => format!("{l} {sym} {r}"),
         }
     }
@@ -1129,7 +1133,7 @@ fn emitted_prec(e: &Expr) -> u8 {
                 _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => true,
                 None | Some(Scalar::Bool) => true,
                 Some(t) if t.is_float() => *op != BinOp::Rem,
-                Some(Scalar::U8) => false,
+                Some(t) if t.is_narrow() => false,
                 Some(Scalar::I32 | Scalar::I64) => {
                     matches!(op, BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor)
                 }
@@ -1173,7 +1177,10 @@ fn cast(v: &str, from: Option<Scalar>, to: Scalar) -> String {
                 Scalar::U32 => format!("{p}uint_rz({v})"),
                 Scalar::I64 => format!("{p}ll_rz({v})"),
                 Scalar::U64 | Scalar::Usize => format!("{p}ull_rz({v})"),
-                _ => format!("(unsigned char)min({p}uint_rz({v}), 255u)"),
+                Scalar::U8 => format!("(unsigned char)min({p}uint_rz({v}), 255u)"),
+                Scalar::U16 => format!("(unsigned short)min({p}uint_rz({v}), 65535u)"),
+                Scalar::I8 => format!("(signed char)max(min({p}int_rz({v}), 127), -128)"),
+                _ => format!("(short)max(min({p}int_rz({v}), 32767), -32768)"),
             }
         }
         _ => format!("({}){}", to.c_name(), paren(v.to_string())),
@@ -1189,7 +1196,7 @@ fn math(f: MathFn, ty: Option<Scalar>, a: &[String]) -> String {
             return format!(
                 "({x} < 0 ? ({})(0{} - ({}){x}) : {x})",
                 t.c_name(),
-                if t == Scalar::I32 { "u" } else { "ull" },
+                if t.bits() <= 32 { "u" } else { "ull" },
                 t.c_unsigned()
             );
         }
@@ -1199,8 +1206,8 @@ fn math(f: MathFn, ty: Option<Scalar>, a: &[String]) -> String {
             _ => "max",
         };
         let call = format!("{name}({})", a.join(", "));
-        return if t == Scalar::U8 {
-            format!("(unsigned char){call}")
+        return if t.is_narrow() {
+            format!("({}){call}", t.c_name())
         } else {
             call
         };

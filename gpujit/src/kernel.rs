@@ -1,7 +1,7 @@
 //! The kernel language: what may appear in a `#[gpu_kernel]` function.
 //!
 //! A kernel is a plain `fn` that returns nothing. Its parameters are
-//! - scalars by value: `i32 i64 u32 u64 usize f32 f64 bool` (and `u8`);
+//! - scalars by value: `i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool`;
 //! - 1-D arrays as `&[T]` (read) or `&mut [T]` (written), with `len()`;
 //! - 1-3-D arrays as [`ArrayView1`]/[`ArrayView2`]/[`ArrayView3`] (read) or
 //!   [`ArrayViewMut1`]/[`ArrayViewMut2`]/[`ArrayViewMut3`] (written), named after
@@ -46,7 +46,7 @@
 //! (PTX's `atom.add.f32` does; `f64` does not); float min/max ignore a NaN
 //! operand (a NaN element is replaced by `v`, a NaN `v` changes nothing) and
 //! keep the element when `v` equals it (`0.0` vs `-0.0`). Any other type or
-//! operation (`atomic_and` on `f32`, anything on `u8` or `bool`), an element
+//! operation (`atomic_and` on `f32`, anything on `u8 i8 i16 u16` or `bool`), an element
 //! of a read-only parameter, and a place that is not an element are compile
 //! errors naming what is supported.
 //!
@@ -75,7 +75,7 @@
 //! | `recip to_degrees to_radians` | `1.0f / x`, `x * c` with Rust's own constant `c` |
 //! | `is_nan is_infinite is_finite` | `isnan isinf isfinite` |
 //!
-//! Integer methods on `i32 u32 i64 u64 usize u8` (the CUDA C calls a `gj_`
+//! Integer methods on `i8 i16 i32 i64 u8 u16 u32 u64 usize` (the CUDA C calls a `gj_`
 //! helper built on the intrinsic shown):
 //!
 //! | kernel code | CUDA C |

@@ -11,6 +11,7 @@ pub mod atomics;
 pub mod control;
 pub mod math;
 pub mod naming;
+pub mod types;
 
 /// A module-level constant used inside kernels.
 pub const SCALE: f64 = 2.5;
@@ -1020,6 +1021,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     all.extend(atomics::all());
     all.extend(math::all());
     all.extend(control::all());
+    all.extend(types::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,

@@ -116,7 +116,7 @@ impl Lower {
     }
 
     fn ret_type(&mut self, ty: &Type) -> Option<RetTy> {
-        const HELP: &str = "device functions return nothing, a scalar (i32 i64 u32 u64 usize f32 f64 bool u8) or a tuple of 2 to 4 scalars";
+        const HELP: &str = "device functions return nothing, a scalar (i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool) or a tuple of 2 to 4 scalars";
         if let Some(s) = scalar_of(ty) {
             return Some(RetTy::Scalar(s));
         }

@@ -248,7 +248,7 @@ impl Lower {
                         "per-thread arrays are not supported yet",
                         "use `shared_array::<[T; N]>()` for a block-wide array, or separate scalars",
                     ),
-                    _ => heap_or(ty, "locals are scalars: i32 i64 u32 u64 usize f32 f64 bool u8"),
+                    _ => heap_or(ty, "locals are scalars: i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool"),
                 };
                 self.errors.push(e);
                 None
