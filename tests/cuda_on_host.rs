@@ -68,6 +68,7 @@ fn main() -> std::process::ExitCode {
             cxx => a_zero_step_traps_where_the_cpu_backend_faults,
             cxx => atomics_and_fences_agree,
             cxx => small_element_types_agree,
+            cxx => side_effects_run_left_to_right_in_c,
         ],
     )
 }
@@ -967,6 +968,20 @@ fn votes_input() -> Vec<i32> {
 }
 
 /// `match`, reversed loops and tuple values (#8), at the edges of each type.
+/// Two atomics (or device calls) in one expression: C's unspecified operand
+/// order must not show.
+fn side_effects_run_left_to_right_in_c() {
+    use kernels::order::effects_in_order;
+    let n = 100;
+    check(vec![(
+        &effects_in_order::KERNEL,
+        lin(2),
+        (64, 1, 1),
+        vec![z::<u32>(&[n]), z::<u32>(&[n]), z::<u32>(&[n]), z::<i32>(&[2 * n]), z::<u32>(&[4 * n])],
+        EXACT,
+    )]);
+}
+
 /// Every pair of `vals` as two arrays.
 fn all_pairs<T: Copy>(vals: &[T]) -> (Vec<T>, Vec<T>) {
     vals.iter().flat_map(|&x| vals.iter().map(move |&y| (x, y))).unzip()

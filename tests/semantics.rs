@@ -37,6 +37,7 @@ fn main() -> std::process::ExitCode {
             any => small_scalar_parameters,
             any => bool_arrays_in_out_and_shared,
             any => small_shared_arrays_and_views,
+            any => side_effects_run_left_to_right,
             any => i64_and_u64_arithmetic_wraps,
             any => float_to_int_casts_saturate_like_rust,
             any => int_to_int_and_int_to_float_casts,
@@ -533,6 +534,19 @@ fn small_shared_arrays_and_views() {
         for x in 0..11usize {
             assert_eq!(g[y * 11 + x], ((x * y) as u16).wrapping_mul(1000), "({y}, {x})");
         }
+    }
+}
+
+fn side_effects_run_left_to_right() {
+    use kernels::order::effects_in_order;
+    let n = 100;
+    let (mut c, mut d, mut c2) = (zeros::<u32>(n).unwrap(), zeros::<u32>(n).unwrap(), zeros::<u32>(n).unwrap());
+    let (mut e, mut out) = (zeros::<i32>(2 * n).unwrap(), zeros::<u32>(4 * n).unwrap());
+    effects_in_order![2, 64](&mut c, &mut d, &mut c2, &mut e, &mut out).unwrap();
+    for i in 0..n {
+        assert_eq!(&host(&out)[4 * i..4 * i + 4], &[1, 203, 0, 79], "thread {i}");
+        assert_eq!([host(&c)[i], host(&d)[i], host(&c2)[i]], [4, 1, 1], "thread {i}");
+        assert_eq!(&host(&e)[2 * i..2 * i + 2], &[5, 0], "thread {i}");
     }
 }
 

@@ -42,6 +42,7 @@ fn kernel_text(k: &Kernel, lines: Option<SourceLines<'_>>) -> (Vec<&'static str>
         typed_consts: BTreeSet::new(),
         indent: 1,
         lines: lines.is_some(),
+        order: Default::default(),
     };
     for c in &k.body_consts {
         let value = e.expr(&c.value);
@@ -104,6 +105,7 @@ pub fn emit_parts(k: &Kernel, lines: Option<SourceLines<'_>>) -> Parts {
         typed_consts: BTreeSet::new(),
         indent: 1,
         lines: lines.is_some(),
+        order: Default::default(),
     };
     let Some(ret) = &k.ret else {
         let (helpers, def, typed_consts) = kernel_text(k, lines);
@@ -274,6 +276,8 @@ struct Emitter<'a> {
     indent: usize,
     /// Whether to emit `#line` directives for [`Stmt::Line`].
     lines: bool,
+    /// Operands evaluated ahead, in Rust's order (`crate::effects`).
+    order: crate::effects::Sequencer,
 }
 
 /// `s` escaped for the inside of a C string literal.
@@ -509,6 +513,22 @@ impl Emitter<'_> {
                 let sh = &self.k.shared[*id];
                 let dims: String = sh.dims.iter().map(|d| format!("[{}]", d.c)).collect();
                 self.line(&format!("__shared__ {} {}{};", sh.elem.c_name(), sh.name, dims));
+            }
+            Stmt::Assign { place, value, .. } if self.effectful_index(place) => {
+                // Rust evaluates the value, then the index, once; C would
+                // evaluate a compound assignment's index twice below.
+                let Place::Elem(_, idx) = place else { return };
+                self.line("{");
+                self.indent += 1;
+                for x in std::iter::once(value).chain(idx) {
+                    let v = self.expr(x);
+                    let name = self.order.bind(x);
+                    self.line(&format!("const auto {name} = {v};"));
+                }
+                self.stmt_at(s);
+                std::iter::once(value).chain(idx).for_each(|x| self.order.unbind(x));
+                self.indent -= 1;
+                self.line("}");
             }
             Stmt::Assign { place, op, value } => {
                 let (target, place_ty) = self.place(place);
@@ -773,6 +793,42 @@ impl Emitter<'_> {
     }
 
     fn expr_at(&mut self, e: &Expr) -> String {
+        if let Some(name) = self.order.name_of(e) {
+            return name.clone();
+        }
+        if let Some(ops) = crate::effects::unordered_operands(e) {
+            return self.in_rust_order(e, &ops);
+        }
+        self.expr_text(e)
+    }
+
+    /// Whether `place` is an element whose index has a side effect not yet
+    /// evaluated into a temporary.
+    fn effectful_index(&self, place: &Place) -> bool {
+        let Place::Elem(_, idx) = place else { return false };
+        idx.iter()
+            .any(|x| self.order.name_of(x).is_none() && crate::effects::has_effects(x))
+    }
+
+    /// `e` in an immediately invoked lambda that first evaluates the operands
+    /// `ops` that touch memory into temporaries, left to right as Rust does.
+    fn in_rust_order(&mut self, e: &Expr, ops: &[&Expr]) -> String {
+        let mut decls = String::new();
+        let mut bound = Vec::new();
+        for op in ops.iter().copied().filter(|o| crate::effects::observes_memory(o)) {
+            let v = self.expr(op);
+            let name = self.order.bind(op);
+            let _ = write!(decls, "const auto {name} = {v}; ");
+            bound.push(op);
+        }
+        let body = self.expr_text(e);
+        for op in bound {
+            self.order.unbind(op);
+        }
+        format!("[&]() {{ {decls}return {body}; }}()")
+    }
+
+    fn expr_text(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Lit(Lit::Int(v)) => match self.opaque(e.ty) {
                 Some(t) => format!("({t}){v}"),

@@ -11,6 +11,7 @@ pub mod atomics;
 pub mod control;
 pub mod math;
 pub mod naming;
+pub mod order;
 pub mod types;
 
 /// A module-level constant used inside kernels.
@@ -1022,6 +1023,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     all.extend(math::all());
     all.extend(control::all());
     all.extend(types::all());
+    all.extend(order::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,
