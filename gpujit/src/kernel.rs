@@ -380,6 +380,7 @@ pub use typecheck::{
 #[doc(hidden)]
 pub mod typecheck {
     pub use super::{ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3};
+    pub use crate::typecheck_methods::{FloatMethodsOnIntegers, IntMethodsOnFloats};
     use crate::cpu::Idx3;
     use std::marker::PhantomData;
 

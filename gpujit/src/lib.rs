@@ -66,6 +66,7 @@ pub mod occupancy;
 mod pinned;
 mod scalar;
 pub mod stream;
+mod typecheck_methods;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::{detect, BackendKind, Detection};

@@ -93,7 +93,10 @@ impl Lower {
                     "an integer"
                 };
                 let found = match self.infer.shallow(recv.ty) {
-                    Ty::Scalar(s) => format!("a `{}`", s.rust_name()),
+                    Ty::Scalar(s) => {
+                        let article = if s.rust_name().starts_with(['i', 'f']) { "an" } else { "a" };
+                        format!("{article} `{}`", s.rust_name())
+                    }
                     _ if kind == VarKind::Float => "an integer".to_string(),
                     _ => "a float".to_string(),
                 };
