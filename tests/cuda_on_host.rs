@@ -67,7 +67,7 @@ fn main() -> std::process::ExitCode {
             cxx => math_library_agrees,
             cxx => a_zero_step_traps_where_the_cpu_backend_faults,
             cxx => atomics_and_fences_agree,
-            cxx => small_element_types_agree,
+            cxx => small_types_and_tuple_locals_agree,
             cxx => side_effects_run_left_to_right_in_c,
         ],
     )
@@ -987,8 +987,9 @@ fn all_pairs<T: Copy>(vals: &[T]) -> (Vec<T>, Vec<T>) {
     vals.iter().flat_map(|&x| vals.iter().map(move |&y| (x, y))).unzip()
 }
 
-/// `i8 i16 u16 bool`: C's promotion to `int` must not change a result.
-fn small_element_types_agree() {
+/// `i8 i16 u16 bool`: C's promotion to `int` must not change a result; and
+/// tuple locals and tuple arguments of device functions.
+fn small_types_and_tuple_locals_agree() {
     use kernels::types::*;
     let (a8, b8) = all_pairs(&[i8::MIN, -127, -100, -9, -8, -1, 0, 1, 2, 7, 8, 9, 100, 127]);
     let (a16, b16) = all_pairs(&[i16::MIN, -32767, -300, -17, -1, 0, 1, 15, 16, 17, 256, 30000, i16::MAX]);
@@ -1049,6 +1050,20 @@ fn small_element_types_agree() {
             lin(2),
             (64, 1, 1),
             vec![v(&v16), z::<i16>(&[2]), z::<u16>(&[9, 11])],
+            EXACT,
+        ),
+        (
+            &tuple_locals::KERNEL,
+            lin(2),
+            (64, 1, 1),
+            vec![v(&(-60..60).collect::<Vec<i32>>()), z::<i32>(&[360])],
+            EXACT,
+        ),
+        (
+            &tuple_params::KERNEL,
+            lin(2),
+            (64, 1, 1),
+            vec![v(&(-40..40).map(|v| v as f32).collect::<Vec<f32>>()), z::<f32>(&[160])],
             EXACT,
         ),
     ]);

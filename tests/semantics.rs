@@ -10,7 +10,9 @@ mod kernels;
 use kernels::control::{
     match_i32, match_u8_bool_loop, match_with_barrier, rev_barrier_sum, rev_i32, rev_u8, rev_usize, tuple_values,
 };
-use kernels::types::{bool_arrays, cast_small, small_scalars, small_shared_and_views, wrap_i16, wrap_i8, wrap_u16};
+use kernels::types::{
+    bool_arrays, cast_small, small_scalars, small_shared_and_views, tuple_locals, tuple_params, wrap_i16, wrap_i8, wrap_u16,
+};
 use kernels::*;
 
 #[macro_use]
@@ -38,6 +40,8 @@ fn main() -> std::process::ExitCode {
             any => bool_arrays_in_out_and_shared,
             any => small_shared_arrays_and_views,
             any => side_effects_run_left_to_right,
+            any => tuple_locals_fields_and_destructuring,
+            any => tuples_as_device_function_arguments,
             any => i64_and_u64_arithmetic_wraps,
             any => float_to_int_casts_saturate_like_rust,
             any => int_to_int_and_int_to_float_casts,
@@ -535,6 +539,25 @@ fn small_shared_arrays_and_views() {
             assert_eq!(g[y * 11 + x], ((x * y) as u16).wrapping_mul(1000), "({y}, {x})");
         }
     }
+}
+
+fn tuple_locals_fields_and_destructuring() {
+    let x: Vec<i32> = (-60..60).collect();
+    let mut out = zeros::<i32>(3 * x.len()).unwrap();
+    tuple_locals![2, 64](&dev(&x), &mut out).unwrap();
+    let want: Vec<i32> = x
+        .iter()
+        .flat_map(|&v| [v * 2 + (v - 1), v - 1 + v * 2 + 7, v * 2 + (v - 1) - v])
+        .collect();
+    assert_eq!(host(&out), want);
+}
+
+fn tuples_as_device_function_arguments() {
+    let x: Vec<f32> = (-40..40).map(|v| v as f32).collect();
+    let mut out = zeros::<f32>(2 * x.len()).unwrap();
+    tuple_params![2, 64](&dev(&x), &mut out).unwrap();
+    let want: Vec<f32> = x.iter().flat_map(|&v| [v + 1.0, 3.0 * v * v + 12.0]).collect();
+    assert_eq!(host(&out), want);
 }
 
 fn side_effects_run_left_to_right() {

@@ -170,8 +170,54 @@ pub fn small_shared_and_views(v: &[i16], sums: &mut [i16], grid2: ArrayViewMut2<
     }
 }
 
+/// Tuple locals: built, copied, swapped, read by field and taken apart:
+/// `out[3i..3i + 3]` = `[x * 2 + (x - 1), x - 1 + x * 2 + 7, x * 2 - 1]`.
+#[gpu_kernel]
+pub fn tuple_locals(x: &[i32], out: &mut [i32]) {
+    let i = grid(1);
+    if i < x.len() {
+        let t = (x[i] * 2, x[i] - 1, 7);
+        let u = t;
+        let (a, b, _) = u;
+        let swapped = (t.1, t.0);
+        let (c, d) = swapped;
+        out[3 * i] = a + b;
+        out[3 * i + 1] = c + d + u.2;
+        out[3 * i + 2] = swapped.1 + t.1 - x[i] + 1 - 1;
+    }
+}
+
+/// `p · q` of two tuple parameters.
+#[gpu_device]
+fn dot2(p: (f32, f32), q: (f32, f32)) -> f32 {
+    let (a, b) = q;
+    p.0 * a + p.1 * b
+}
+
+/// `s * p`, a tuple parameter after a scalar one, passed on to `dot2`.
+#[gpu_device]
+fn scaled(s: f32, p: (f32, f32)) -> (f32, f32) {
+    let n = dot2(p, (0.0, 0.0));
+    (p.0 * s + n, p.1 * s)
+}
+
+/// Tuples as device-function arguments (a local, a literal, components):
+/// `out[2i] = x + 1`, `out[2i + 1] = 3x² + 12`.
+#[gpu_kernel]
+pub fn tuple_params(x: &[f32], out: &mut [f32]) {
+    let i = grid(1);
+    if i < x.len() {
+        let t = (x[i], 2.0f32);
+        let (u, v) = scaled(3.0, t);
+        out[2 * i] = dot2(t, (1.0, 0.5));
+        out[2 * i + 1] = dot2((u, v), t);
+    }
+}
+
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
+        &tuple_params::KERNEL,
+        &tuple_locals::KERNEL,
         &wrap_i8::KERNEL,
         &wrap_i16::KERNEL,
         &wrap_u16::KERNEL,

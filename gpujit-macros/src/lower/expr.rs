@@ -263,6 +263,13 @@ impl Lower {
                     }
                 }
                 Some(Binding::Poisoned) => return self.silent_expr(span),
+                Some(Binding::Tuple { .. }) => {
+                    return self.error_expr(with_help(
+                        span,
+                        &format!("tuple `{ident}` cannot be used as a whole here"),
+                        &format!("take it apart (`let (a, b) = {ident};`) or read a field (`{ident}.0`)"),
+                    ))
+                }
                 Some(Binding::Array(_)) | Some(Binding::Shared(_)) => {
                     return self.error_expr(with_help(
                         span,

@@ -294,6 +294,13 @@ impl Lower {
                             span,
                         }
                     }
+                    base if self.tuple_local_of(base).is_some() => {
+                        let (first, n) = self.tuple_local_of(base).unwrap_or_default();
+                        if k >= n {
+                            return self.error_expr(err(i.span, format!("`.{k}` is out of range for a {n}-tuple")));
+                        }
+                        self.local_expr(first + k, span)
+                    }
                     SExpr::MethodCall(mc) if mc.method == "dim" => {
                         let Some(p) = self.array_param_of(&mc.receiver) else {
                             return self.error_expr(err(span, "expected an array"));

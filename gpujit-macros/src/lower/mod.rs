@@ -41,6 +41,9 @@ enum Binding {
     Array(usize),
     Shared(usize),
     BodyConst(usize),
+    /// A tuple local (`let t = (a, b);`), kept as one local per component:
+    /// `len` locals from `first` on.
+    Tuple { first: LocalId, len: usize },
     /// A name whose declaration was already reported as an error: its uses
     /// report nothing more.
     Poisoned,
