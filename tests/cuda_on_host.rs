@@ -977,7 +977,13 @@ fn side_effects_run_left_to_right_in_c() {
         &effects_in_order::KERNEL,
         lin(2),
         (64, 1, 1),
-        vec![z::<u32>(&[n]), z::<u32>(&[n]), z::<u32>(&[n]), z::<i32>(&[2 * n]), z::<u32>(&[4 * n])],
+        vec![
+            z::<u32>(&[n]),
+            z::<u32>(&[n]),
+            z::<u32>(&[n]),
+            z::<i32>(&[2 * n]),
+            z::<u32>(&[4 * n]),
+        ],
         EXACT,
     )]);
 }
@@ -995,8 +1001,23 @@ fn small_types_and_tuple_locals_agree() {
     let (a16, b16) = all_pairs(&[i16::MIN, -32767, -300, -17, -1, 0, 1, 15, 16, 17, 256, 30000, i16::MAX]);
     let (au, bu) = all_pairs(&[0u16, 1, 2, 15, 16, 17, 255, 256, 32768, 40000, 65534, u16::MAX]);
     let f = [
-        0.0f32, -0.9, 1.5, 127.9, 128.0, -128.9, -129.0, 255.0, 32768.0, -32769.0, 65535.0, 65536.0, 1e20, -1e20,
-        f32::INFINITY, f32::NEG_INFINITY, f32::NAN,
+        0.0f32,
+        -0.9,
+        1.5,
+        127.9,
+        128.0,
+        -128.9,
+        -129.0,
+        255.0,
+        32768.0,
+        -32769.0,
+        65535.0,
+        65536.0,
+        1e20,
+        -1e20,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
     ];
     let bools: Vec<bool> = (0..100).map(|i| i % 3 == 0).collect();
     let bools2: Vec<bool> = (0..100).map(|i| i % 2 == 0).collect();
@@ -1028,14 +1049,26 @@ fn small_types_and_tuple_locals_agree() {
             &cast_small::KERNEL,
             ONE,
             (32, 1, 1),
-            vec![v(&f), z::<i8>(&[2 * f.len()]), z::<i16>(&[2 * f.len()]), z::<u16>(&[2 * f.len()])],
+            vec![
+                v(&f),
+                z::<i8>(&[2 * f.len()]),
+                z::<i16>(&[2 * f.len()]),
+                z::<u16>(&[2 * f.len()]),
+            ],
             EXACT,
         ),
         (
             &small_scalars::KERNEL,
             lin(2),
             (64, 1, 1),
-            vec![s(-128i8), s(-32768i16), s(65535u16), s(false), v(&(0..100).collect::<Vec<i32>>()), z::<i32>(&[100])],
+            vec![
+                s(-128i8),
+                s(-32768i16),
+                s(65535u16),
+                s(false),
+                v(&(0..100).collect::<Vec<i32>>()),
+                z::<i32>(&[100]),
+            ],
             EXACT,
         ),
         (

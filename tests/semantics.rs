@@ -11,7 +11,8 @@ use kernels::control::{
     match_i32, match_u8_bool_loop, match_with_barrier, rev_barrier_sum, rev_i32, rev_u8, rev_usize, tuple_values,
 };
 use kernels::types::{
-    bool_arrays, cast_small, small_scalars, small_shared_and_views, tuple_locals, tuple_params, wrap_i16, wrap_i8, wrap_u16,
+    bool_arrays, cast_small, small_scalars, small_shared_and_views, tuple_locals, tuple_params, wrap_i16, wrap_i8,
+    wrap_u16,
 };
 use kernels::*;
 
@@ -445,29 +446,80 @@ fn i8_i16_u16_arithmetic_wraps_like_rust() {
     let (got, gw) = (host(&out), host(&wide));
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
-        assert_eq!(&got[i * 16..i * 16 + 16], &small_want!(x, y, 100i8, 3, i8::wrapping_neg, i8::wrapping_abs), "i8: x = {x}, y = {y}");
-        assert_eq!(gw[i], x.wrapping_mul(y) as i32 + x as i32 * y as i32, "i8: x = {x}, y = {y}");
+        assert_eq!(
+            &got[i * 16..i * 16 + 16],
+            &small_want!(x, y, 100i8, 3, i8::wrapping_neg, i8::wrapping_abs),
+            "i8: x = {x}, y = {y}"
+        );
+        assert_eq!(
+            gw[i],
+            x.wrapping_mul(y) as i32 + x as i32 * y as i32,
+            "i8: x = {x}, y = {y}"
+        );
     }
 
-    let (a, b) = pairs(&[i16::MIN, -32767, -300, -17, -16, -1, 0, 1, 15, 16, 17, 255, 256, 30000, i16::MAX]);
+    let (a, b) = pairs(&[
+        i16::MIN,
+        -32767,
+        -300,
+        -17,
+        -16,
+        -1,
+        0,
+        1,
+        15,
+        16,
+        17,
+        255,
+        256,
+        30000,
+        i16::MAX,
+    ]);
     let n = a.len();
     let (mut out, mut wide) = (zeros::<i16>(n * 16).unwrap(), zeros::<i32>(n).unwrap());
     wrap_i16![n.div_ceil(64), 64](&dev(&a), &dev(&b), &mut out, &mut wide).unwrap();
     let (got, gw) = (host(&out), host(&wide));
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
-        assert_eq!(&got[i * 16..i * 16 + 16], &small_want!(x, y, 30000i16, 3, i16::wrapping_neg, i16::wrapping_abs), "i16: x = {x}, y = {y}");
-        assert_eq!(gw[i], x.wrapping_mul(y) as i32 + x as i32 * y as i32, "i16: x = {x}, y = {y}");
+        assert_eq!(
+            &got[i * 16..i * 16 + 16],
+            &small_want!(x, y, 30000i16, 3, i16::wrapping_neg, i16::wrapping_abs),
+            "i16: x = {x}, y = {y}"
+        );
+        assert_eq!(
+            gw[i],
+            x.wrapping_mul(y) as i32 + x as i32 * y as i32,
+            "i16: x = {x}, y = {y}"
+        );
     }
 
-    let (a, b) = pairs(&[0u16, 1, 2, 15, 16, 17, 255, 256, 1000, 32767, 32768, 40000, 65534, u16::MAX]);
+    let (a, b) = pairs(&[
+        0u16,
+        1,
+        2,
+        15,
+        16,
+        17,
+        255,
+        256,
+        1000,
+        32767,
+        32768,
+        40000,
+        65534,
+        u16::MAX,
+    ]);
     let n = a.len();
     let (mut out, mut wide) = (zeros::<u16>(n * 16).unwrap(), zeros::<u32>(n).unwrap());
     wrap_u16![n.div_ceil(64), 64](&dev(&a), &dev(&b), &mut out, &mut wide).unwrap();
     let (got, gw) = (host(&out), host(&wide));
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
-        assert_eq!(&got[i * 16..i * 16 + 16], &small_want!(x, y, 60000u16, x, |_| 0, |_| 0), "u16: x = {x}, y = {y}");
+        assert_eq!(
+            &got[i * 16..i * 16 + 16],
+            &small_want!(x, y, 60000u16, x, |_| 0, |_| 0),
+            "u16: x = {x}, y = {y}"
+        );
         assert_eq!(
             gw[i],
             (x.wrapping_mul(y) as u32).wrapping_add(x as u32 * y as u32),
@@ -475,17 +527,48 @@ fn i8_i16_u16_arithmetic_wraps_like_rust() {
         );
     }
     let src = wrap_u16::cuda_source();
-    assert!(src.contains("(unsigned short)((unsigned int)x * (unsigned int)y)"), "{src}");
+    assert!(
+        src.contains("(unsigned short)((unsigned int)x * (unsigned int)y)"),
+        "{src}"
+    );
 }
 
 fn small_int_casts_saturate_and_wrap_like_rust() {
     let f = [
-        0.0f32, -0.0, 0.9, -0.9, 1.5, -1.5, 127.0, 127.9, 128.0, -128.0, -128.9, -129.0, 255.0, 256.0, 32767.0,
-        32768.0, -32768.0, -32769.0, 65535.0, 65536.0, 70000.7, -70000.7, 1e20, -1e20, f32::INFINITY,
-        f32::NEG_INFINITY, f32::NAN,
+        0.0f32,
+        -0.0,
+        0.9,
+        -0.9,
+        1.5,
+        -1.5,
+        127.0,
+        127.9,
+        128.0,
+        -128.0,
+        -128.9,
+        -129.0,
+        255.0,
+        256.0,
+        32767.0,
+        32768.0,
+        -32768.0,
+        -32769.0,
+        65535.0,
+        65536.0,
+        70000.7,
+        -70000.7,
+        1e20,
+        -1e20,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
     ];
     let n = f.len();
-    let (mut o8, mut o16, mut ou16) = (zeros::<i8>(2 * n).unwrap(), zeros::<i16>(2 * n).unwrap(), zeros::<u16>(2 * n).unwrap());
+    let (mut o8, mut o16, mut ou16) = (
+        zeros::<i8>(2 * n).unwrap(),
+        zeros::<i16>(2 * n).unwrap(),
+        zeros::<u16>(2 * n).unwrap(),
+    );
     cast_small![1, 64](&dev(&f), &mut o8, &mut o16, &mut ou16).unwrap();
     let (g8, g16, gu16) = (host(&o8), host(&o16), host(&ou16));
     for (i, &x) in f.iter().enumerate() {
@@ -531,7 +614,10 @@ fn small_shared_arrays_and_views() {
     let mut sums = zeros::<i16>(2).unwrap();
     let mut g2 = zeros::<u16>((9, 11)).unwrap();
     small_shared_and_views![2, 64](&dev(&v), &mut sums, &mut g2).unwrap();
-    let want: Vec<i16> = v.chunks(64).map(|c| c.iter().fold(0i16, |s, &x| s.wrapping_add(x))).collect();
+    let want: Vec<i16> = v
+        .chunks(64)
+        .map(|c| c.iter().fold(0i16, |s, &x| s.wrapping_add(x)))
+        .collect();
     assert_eq!(host(&sums), want);
     let g: Vec<u16> = host(&g2);
     for y in 0..9usize {
@@ -563,7 +649,11 @@ fn tuples_as_device_function_arguments() {
 fn side_effects_run_left_to_right() {
     use kernels::order::effects_in_order;
     let n = 100;
-    let (mut c, mut d, mut c2) = (zeros::<u32>(n).unwrap(), zeros::<u32>(n).unwrap(), zeros::<u32>(n).unwrap());
+    let (mut c, mut d, mut c2) = (
+        zeros::<u32>(n).unwrap(),
+        zeros::<u32>(n).unwrap(),
+        zeros::<u32>(n).unwrap(),
+    );
     let (mut e, mut out) = (zeros::<i32>(2 * n).unwrap(), zeros::<u32>(4 * n).unwrap());
     effects_in_order![2, 64](&mut c, &mut d, &mut c2, &mut e, &mut out).unwrap();
     for i in 0..n {

@@ -1019,7 +1019,10 @@ impl Emitter<'_> {
             (BinOp::Shl | BinOp::Shr, _) if t.is_narrow() => format!("({})({l} {sym} ({r} & {mask}))", t.c_name()),
             (BinOp::Shl | BinOp::Shr, _) => format!("{l} {sym} ({r} & {mask})"),
             // `u16 * u16` overflows C's `int`: wrap in `unsigned int` instead.
-            (BinOp::Add | BinOp::Sub | BinOp::Mul, Scalar::I8 | Scalar::I16 | Scalar::U16 | Scalar::I32 | Scalar::I64) => {
+            (
+                BinOp::Add | BinOp::Sub | BinOp::Mul,
+                Scalar::I8 | Scalar::I16 | Scalar::U16 | Scalar::I32 | Scalar::I64,
+            ) => {
                 let u = t.c_unsigned();
                 format!("({})(({u}){cast_l} {sym} ({u}){cast_r})", t.c_name())
             }

@@ -132,7 +132,24 @@
 //!   compile error.)
 //! - tuples as values in a `let`: `let (a, b) = (x + 1, y * 2);` (both
 //!   sides are evaluated before any name is bound, so `let (a, b) = (b, a);`
-//!   swaps).
+//!   swaps); tuple locals of 2 to 4 scalars, `let t = (x, 2.0);`, read by
+//!   field (`t.0`), taken apart (`let (c, d) = t;`) or passed to a device
+//!   function whose parameter is a tuple (`fn dot(p: (f32, f32), ..)`). Each
+//!   component is a local of its own (in CUDA C too); a tuple is immutable.
+//!
+//! Evaluation order: operands and arguments are evaluated left to right, as
+//! in Rust, also in the CUDA C. C leaves the order of `a + b` and `f(a, b)`
+//! unspecified, so where one operand has a side effect (an atomic, a vote, a
+//! device-function call) and another reads memory or has one too, the CUDA C
+//! evaluates them into temporaries first, in Rust's order
+//! (`atomic_add(&mut c[0], 1) * 10 + atomic_add(&mut c[0], 1)` is `1`); an
+//! index with a side effect is evaluated once.
+//!
+//! Small integer types: `i8 i16 u16` (and `u8`) wrap as in Rust. C promotes
+//! them to `int`, so the CUDA C casts each result back to the type and does
+//! `u16 * u16` in `unsigned int` (it would overflow `int`); `as` from a float
+//! saturates as in Rust. `bool` arrays hold one byte per element, 0 or 1
+//! (CUDA C's `bool`); no atomic takes these types.
 //!
 //! ```
 //! use gpujit::prelude::*;
@@ -380,8 +397,8 @@ pub use typecheck::{
 #[doc(hidden)]
 pub mod typecheck {
     pub use super::{ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3};
-    pub use crate::typecheck_methods::{FloatMethodsOnIntegers, IntMethodsOnFloats};
     use crate::cpu::Idx3;
+    pub use crate::typecheck_methods::{FloatMethodsOnIntegers, IntMethodsOnFloats};
     use std::marker::PhantomData;
 
     const ONLY_IN_KERNELS: &str = "gpujit kernel intrinsics run only inside #[gpu_kernel] functions";

@@ -309,7 +309,13 @@ impl Lower {
                 dims: Vec::new(),
             });
         }
-        self.bind(&key, Binding::Tuple { first, len: scalars.len() });
+        self.bind(
+            &key,
+            Binding::Tuple {
+                first,
+                len: scalars.len(),
+            },
+        );
         true
     }
 

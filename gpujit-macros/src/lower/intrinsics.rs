@@ -313,7 +313,7 @@ impl Lower {
                     }
                     _ => self.error_expr(err(
                         span,
-                        "tuple fields are only supported on `grid(n)`, `gridsize(n)` and `a.dim()`",
+                        "tuple fields are only supported on tuple locals (`let t = (a, b);`), `grid(n)`, `gridsize(n)` and `a.dim()`",
                     )),
                 }
             }

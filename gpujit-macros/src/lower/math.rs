@@ -94,7 +94,11 @@ impl Lower {
                 };
                 let found = match self.infer.shallow(recv.ty) {
                     Ty::Scalar(s) => {
-                        let article = if s.rust_name().starts_with(['i', 'f']) { "an" } else { "a" };
+                        let article = if s.rust_name().starts_with(['i', 'f']) {
+                            "an"
+                        } else {
+                            "a"
+                        };
                         format!("{article} `{}`", s.rust_name())
                     }
                     _ if kind == VarKind::Float => "an integer".to_string(),

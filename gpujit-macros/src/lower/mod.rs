@@ -43,7 +43,10 @@ enum Binding {
     BodyConst(usize),
     /// A tuple local (`let t = (a, b);`), kept as one local per component:
     /// `len` locals from `first` on.
-    Tuple { first: LocalId, len: usize },
+    Tuple {
+        first: LocalId,
+        len: usize,
+    },
     /// A name whose declaration was already reported as an error: its uses
     /// report nothing more.
     Poisoned,

@@ -112,7 +112,9 @@ impl Lower {
             }
         }
         match pat {
-            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() && init.is_some_and(|i| self.is_tuple_value(i)) => {
+            Pat::Ident(pi)
+                if pi.by_ref.is_none() && pi.subpat.is_none() && init.is_some_and(|i| self.is_tuple_value(i)) =>
+            {
                 let Some(init) = init else { return };
                 let n = match strip(init) {
                     SExpr::Tuple(t) => t.elems.len(),
@@ -300,7 +302,10 @@ impl Lower {
                         "per-thread arrays are not supported yet",
                         "use `shared_array::<[T; N]>()` for a block-wide array, or separate scalars",
                     ),
-                    _ => heap_or(ty, "locals are scalars: i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool"),
+                    _ => heap_or(
+                        ty,
+                        "locals are scalars: i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool",
+                    ),
                 };
                 self.errors.push(e);
                 None
