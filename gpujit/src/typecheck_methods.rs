@@ -13,6 +13,7 @@ const NEVER: &str = "gpujit type-checking stand-in: never called";
 macro_rules! stand_ins {
     ($(#[$doc:meta])* $tr:ident for $($t:ty => $out:ty),* { $($name:ident($($arg:ident: $at:ty),*) -> $ret:ty;)* }) => {
         $(#[$doc])*
+        #[allow(clippy::wrong_self_convention)] // the names are Rust's own methods
         pub trait $tr: Sized {
             /// What the stand-ins return where Rust's method returns `Self`.
             type Out;
