@@ -1,6 +1,6 @@
 //! Rust evaluates operands and arguments left to right; C leaves the order of
 //! `a + b` and `f(a, b)` unspecified. Where one operand has a side effect (an
-//! atomic, a vote, a device-function call) and another could observe it (reads
+//! atomic, a vote, a device-function call given an array) and another could observe it (reads
 //! memory or has effects of its own), the CUDA emitter evaluates the operands
 //! into temporaries in Rust's order first ([`Sequencer`]).
 
@@ -9,11 +9,18 @@ use std::collections::HashMap;
 use crate::model::{BinOp, Expr, ExprKind};
 use crate::visit::each_expr_in_expr;
 
+/// Whether `e` calls a device function with an array: one given only
+/// scalars reaches no memory (there are no globals) and its barriers give
+/// the same results in any order, so only the order of array calls shows.
+fn touches_arrays(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call(_, args) if args.iter().any(|a| matches!(a.kind, ExprKind::ArrayArg(_))))
+}
+
 /// Whether evaluating `e` may write memory or synchronise the block.
 pub fn has_effects(e: &Expr) -> bool {
     let mut found = false;
     each_expr_in_expr(e, &mut |x| {
-        found |= matches!(x.kind, ExprKind::Atomic(..) | ExprKind::Vote(..) | ExprKind::Call(..));
+        found |= matches!(x.kind, ExprKind::Atomic(..) | ExprKind::Vote(..)) || touches_arrays(x);
     });
     found
 }
@@ -23,10 +30,7 @@ pub fn has_effects(e: &Expr) -> bool {
 pub fn observes_memory(e: &Expr) -> bool {
     let mut found = false;
     each_expr_in_expr(e, &mut |x| {
-        found |= matches!(
-            x.kind,
-            ExprKind::Load(..) | ExprKind::Atomic(..) | ExprKind::Vote(..) | ExprKind::Call(..)
-        );
+        found |= matches!(x.kind, ExprKind::Load(..) | ExprKind::Atomic(..) | ExprKind::Vote(..)) || touches_arrays(x);
     });
     found
 }

@@ -140,7 +140,8 @@
 //! Evaluation order: operands and arguments are evaluated left to right, as
 //! in Rust, also in the CUDA C. C leaves the order of `a + b` and `f(a, b)`
 //! unspecified, so where one operand has a side effect (an atomic, a vote, a
-//! device-function call) and another reads memory or has one too, the CUDA C
+//! device-function call given an array) and another reads memory or has one
+//! too, the CUDA C
 //! evaluates them into temporaries first, in Rust's order
 //! (`atomic_add(&mut c[0], 1) * 10 + atomic_add(&mut c[0], 1)` is `1`); an
 //! index with a side effect is evaluated once.
