@@ -68,6 +68,8 @@ fn main() -> std::process::ExitCode {
             cxx => a_zero_step_traps_where_the_cpu_backend_faults,
             cxx => atomics_and_fences_agree,
             cxx => local_and_const_arrays_agree,
+            cxx => small_types_and_tuple_locals_agree,
+            cxx => side_effects_run_left_to_right_in_c,
         ],
     )
 }
@@ -86,14 +88,15 @@ enum Arg {
 }
 
 fn bytes_of<T: DeviceScalar>(data: &[T]) -> Vec<u8> {
-    // SAFETY: `DeviceScalar` types are plain old data (integers and floats).
+    // SAFETY: `DeviceScalar` types are integers, floats and `bool`: no padding.
     unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)).to_vec() }
 }
 
 fn values_of<T: DeviceScalar>(bytes: &[u8]) -> Vec<T> {
     bytes
         .chunks_exact(std::mem::size_of::<T>())
-        // SAFETY: any bit pattern is a valid `DeviceScalar`; `read_unaligned` needs no alignment.
+        // SAFETY: the bytes come from `bytes_of` valid `T`s (for `bool`, 0 or 1),
+        // and any bit pattern is a valid numeric `T`; `read_unaligned` needs no alignment.
         .map(|c| unsafe { c.as_ptr().cast::<T>().read_unaligned() })
         .collect()
 }
@@ -142,6 +145,10 @@ fn try_run_cpu(
 ) -> (Vec<Vec<u8>>, gpujit::Result<()>) {
     enum Dev {
         U8(DeviceArray<u8>),
+        I8(DeviceArray<i8>),
+        I16(DeviceArray<i16>),
+        U16(DeviceArray<u16>),
+        Bool(DeviceArray<bool>),
         I32(DeviceArray<i32>),
         I64(DeviceArray<i64>),
         U32(DeviceArray<u32>),
@@ -154,6 +161,10 @@ fn try_run_cpu(
         ($dev:expr, $a:ident => $body:expr) => {
             match $dev {
                 Dev::U8($a) => $body,
+                Dev::I8($a) => $body,
+                Dev::I16($a) => $body,
+                Dev::U16($a) => $body,
+                Dev::Bool($a) => $body,
                 Dev::I32($a) => $body,
                 Dev::I64($a) => $body,
                 Dev::U32($a) => $body,
@@ -181,7 +192,10 @@ fn try_run_cpu(
                 ScalarType::Usize => Dev::Usize(upload(shape, bytes)),
                 ScalarType::F32 => Dev::F32(upload(shape, bytes)),
                 ScalarType::F64 => Dev::F64(upload(shape, bytes)),
-                ScalarType::Bool => panic!("no bool arrays"),
+                ScalarType::I8 => Dev::I8(upload(shape, bytes)),
+                ScalarType::I16 => Dev::I16(upload(shape, bytes)),
+                ScalarType::U16 => Dev::U16(upload(shape, bytes)),
+                ScalarType::Bool => Dev::Bool(upload(shape, bytes)),
             }),
         })
         .collect();
@@ -368,6 +382,9 @@ fn run_cxx(
         match arg {
             Arg::Scalar(v) => slots.push(match *v {
                 ScalarValue::U8(x) => x as u64,
+                ScalarValue::I8(x) => x as u8 as u64,
+                ScalarValue::I16(x) => x as u16 as u64,
+                ScalarValue::U16(x) => x as u64,
                 ScalarValue::I32(x) => x as u32 as u64,
                 ScalarValue::I64(x) => x as u64,
                 ScalarValue::U32(x) => x as u64,
@@ -1086,6 +1103,140 @@ fn votes_input() -> Vec<i32> {
 }
 
 /// `match`, reversed loops and tuple values (#8), at the edges of each type.
+/// Two atomics (or device calls) in one expression: C's unspecified operand
+/// order must not show.
+fn side_effects_run_left_to_right_in_c() {
+    use kernels::order::effects_in_order;
+    let n = 100;
+    check(vec![(
+        &effects_in_order::KERNEL,
+        lin(2),
+        (64, 1, 1),
+        vec![
+            z::<u32>(&[n]),
+            z::<u32>(&[n]),
+            z::<u32>(&[n]),
+            z::<i32>(&[2 * n]),
+            z::<u32>(&[4 * n]),
+        ],
+        EXACT,
+    )]);
+}
+
+/// Every pair of `vals` as two arrays.
+fn all_pairs<T: Copy>(vals: &[T]) -> (Vec<T>, Vec<T>) {
+    vals.iter().flat_map(|&x| vals.iter().map(move |&y| (x, y))).unzip()
+}
+
+/// `i8 i16 u16 bool`: C's promotion to `int` must not change a result; and
+/// tuple locals and tuple arguments of device functions.
+fn small_types_and_tuple_locals_agree() {
+    use kernels::types::*;
+    let (a8, b8) = all_pairs(&[i8::MIN, -127, -100, -9, -8, -1, 0, 1, 2, 7, 8, 9, 100, 127]);
+    let (a16, b16) = all_pairs(&[i16::MIN, -32767, -300, -17, -1, 0, 1, 15, 16, 17, 256, 30000, i16::MAX]);
+    let (au, bu) = all_pairs(&[0u16, 1, 2, 15, 16, 17, 255, 256, 32768, 40000, 65534, u16::MAX]);
+    let f = [
+        0.0f32,
+        -0.9,
+        1.5,
+        127.9,
+        128.0,
+        -128.9,
+        -129.0,
+        255.0,
+        32768.0,
+        -32769.0,
+        65535.0,
+        65536.0,
+        1e20,
+        -1e20,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    let bools: Vec<bool> = (0..100).map(|i| i % 3 == 0).collect();
+    let bools2: Vec<bool> = (0..100).map(|i| i % 2 == 0).collect();
+    let v16: Vec<i16> = (0..128).map(|i| (i * 997 % 65536 - 32768) as i16).collect();
+    let blocks = |n: usize| lin(n.div_ceil(64) as u32);
+    check(vec![
+        (
+            &wrap_i8::KERNEL,
+            blocks(a8.len()),
+            (64, 1, 1),
+            vec![v(&a8), v(&b8), z::<i8>(&[16 * a8.len()]), z::<i32>(&[a8.len()])],
+            EXACT,
+        ),
+        (
+            &wrap_i16::KERNEL,
+            blocks(a16.len()),
+            (64, 1, 1),
+            vec![v(&a16), v(&b16), z::<i16>(&[16 * a16.len()]), z::<i32>(&[a16.len()])],
+            EXACT,
+        ),
+        (
+            &wrap_u16::KERNEL,
+            blocks(au.len()),
+            (64, 1, 1),
+            vec![v(&au), v(&bu), z::<u16>(&[16 * au.len()]), z::<u32>(&[au.len()])],
+            EXACT,
+        ),
+        (
+            &cast_small::KERNEL,
+            ONE,
+            (32, 1, 1),
+            vec![
+                v(&f),
+                z::<i8>(&[2 * f.len()]),
+                z::<i16>(&[2 * f.len()]),
+                z::<u16>(&[2 * f.len()]),
+            ],
+            EXACT,
+        ),
+        (
+            &small_scalars::KERNEL,
+            lin(2),
+            (64, 1, 1),
+            vec![
+                s(-128i8),
+                s(-32768i16),
+                s(65535u16),
+                s(false),
+                v(&(0..100).collect::<Vec<i32>>()),
+                z::<i32>(&[100]),
+            ],
+            EXACT,
+        ),
+        (
+            &bool_arrays::KERNEL,
+            lin(2),
+            (64, 1, 1),
+            vec![v(&bools), v(&bools2), z::<bool>(&[200]), z::<bool>(&[100])],
+            EXACT,
+        ),
+        (
+            &small_shared_and_views::KERNEL,
+            lin(2),
+            (64, 1, 1),
+            vec![v(&v16), z::<i16>(&[2]), z::<u16>(&[9, 11])],
+            EXACT,
+        ),
+        (
+            &tuple_locals::KERNEL,
+            lin(2),
+            (64, 1, 1),
+            vec![v(&(-60..60).collect::<Vec<i32>>()), z::<i32>(&[360])],
+            EXACT,
+        ),
+        (
+            &tuple_params::KERNEL,
+            lin(2),
+            (64, 1, 1),
+            vec![v(&(-40..40).map(|v| v as f32).collect::<Vec<f32>>()), z::<f32>(&[160])],
+            EXACT,
+        ),
+    ]);
+}
+
 fn match_rev_and_tuple_kernels_agree() {
     use kernels::control::*;
     let xi: Vec<i32> = (-120..40)

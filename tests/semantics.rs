@@ -10,6 +10,10 @@ mod kernels;
 use kernels::control::{
     match_i32, match_u8_bool_loop, match_with_barrier, rev_barrier_sum, rev_i32, rev_u8, rev_usize, tuple_values,
 };
+use kernels::types::{
+    bool_arrays, cast_small, small_scalars, small_shared_and_views, tuple_locals, tuple_params, wrap_i16, wrap_i8,
+    wrap_u16,
+};
 use kernels::*;
 
 #[macro_use]
@@ -31,6 +35,14 @@ fn main() -> std::process::ExitCode {
             any => i32_arithmetic_wraps,
             any => u32_arithmetic_wraps,
             any => u8_arithmetic_wraps,
+            any => i8_i16_u16_arithmetic_wraps_like_rust,
+            any => small_int_casts_saturate_and_wrap_like_rust,
+            any => small_scalar_parameters,
+            any => bool_arrays_in_out_and_shared,
+            any => small_shared_arrays_and_views,
+            any => side_effects_run_left_to_right,
+            any => tuple_locals_fields_and_destructuring,
+            any => tuples_as_device_function_arguments,
             any => i64_and_u64_arithmetic_wraps,
             any => float_to_int_casts_saturate_like_rust,
             any => int_to_int_and_int_to_float_casts,
@@ -387,6 +399,268 @@ fn u8_arithmetic_wraps() {
         "u8 result not truncated:\n{src}"
     );
     assert!(src.contains("(y & 7)"), "{src}");
+}
+
+/// The 16 results of `wrap_i8`/`wrap_i16`/`wrap_u16` for one pair, as Rust
+/// computes them (slots a kernel leaves alone are 0).
+macro_rules! small_want {
+    ($x:expr, $y:expr, $acc_add:expr, $acc_mul:expr, $neg:expr, $abs:expr) => {{
+        let (x, y) = ($x, $y);
+        let acc = x.wrapping_add($acc_add).wrapping_mul($acc_mul);
+        [
+            x.wrapping_add(y),
+            x.wrapping_sub(y),
+            x.wrapping_mul(y),
+            $neg(x),
+            x.wrapping_shl(y as u32),
+            x.wrapping_shr(y as u32),
+            if y != 0 { x.wrapping_div(y) } else { 0 },
+            if y != 0 { x.wrapping_rem(y) } else { 0 },
+            !x,
+            x & y,
+            x | y,
+            x ^ y,
+            acc,
+            $abs(x),
+            x.min(y),
+            x.max(y),
+        ]
+    }};
+}
+
+fn i8_i16_u16_arithmetic_wraps_like_rust() {
+    fn pairs<T: Copy>(vals: &[T]) -> (Vec<T>, Vec<T>) {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for &x in vals {
+            for &y in vals {
+                a.push(x);
+                b.push(y);
+            }
+        }
+        (a, b)
+    }
+    let (a, b) = pairs(&[i8::MIN, -127, -100, -9, -8, -1, 0, 1, 2, 7, 8, 9, 15, 100, 127]);
+    let n = a.len();
+    let (mut out, mut wide) = (zeros::<i8>(n * 16).unwrap(), zeros::<i32>(n).unwrap());
+    wrap_i8![n.div_ceil(64), 64](&dev(&a), &dev(&b), &mut out, &mut wide).unwrap();
+    let (got, gw) = (host(&out), host(&wide));
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        assert_eq!(
+            &got[i * 16..i * 16 + 16],
+            &small_want!(x, y, 100i8, 3, i8::wrapping_neg, i8::wrapping_abs),
+            "i8: x = {x}, y = {y}"
+        );
+        assert_eq!(
+            gw[i],
+            x.wrapping_mul(y) as i32 + x as i32 * y as i32,
+            "i8: x = {x}, y = {y}"
+        );
+    }
+
+    let (a, b) = pairs(&[
+        i16::MIN,
+        -32767,
+        -300,
+        -17,
+        -16,
+        -1,
+        0,
+        1,
+        15,
+        16,
+        17,
+        255,
+        256,
+        30000,
+        i16::MAX,
+    ]);
+    let n = a.len();
+    let (mut out, mut wide) = (zeros::<i16>(n * 16).unwrap(), zeros::<i32>(n).unwrap());
+    wrap_i16![n.div_ceil(64), 64](&dev(&a), &dev(&b), &mut out, &mut wide).unwrap();
+    let (got, gw) = (host(&out), host(&wide));
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        assert_eq!(
+            &got[i * 16..i * 16 + 16],
+            &small_want!(x, y, 30000i16, 3, i16::wrapping_neg, i16::wrapping_abs),
+            "i16: x = {x}, y = {y}"
+        );
+        assert_eq!(
+            gw[i],
+            x.wrapping_mul(y) as i32 + x as i32 * y as i32,
+            "i16: x = {x}, y = {y}"
+        );
+    }
+
+    let (a, b) = pairs(&[
+        0u16,
+        1,
+        2,
+        15,
+        16,
+        17,
+        255,
+        256,
+        1000,
+        32767,
+        32768,
+        40000,
+        65534,
+        u16::MAX,
+    ]);
+    let n = a.len();
+    let (mut out, mut wide) = (zeros::<u16>(n * 16).unwrap(), zeros::<u32>(n).unwrap());
+    wrap_u16![n.div_ceil(64), 64](&dev(&a), &dev(&b), &mut out, &mut wide).unwrap();
+    let (got, gw) = (host(&out), host(&wide));
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        assert_eq!(
+            &got[i * 16..i * 16 + 16],
+            &small_want!(x, y, 60000u16, x, |_| 0, |_| 0),
+            "u16: x = {x}, y = {y}"
+        );
+        assert_eq!(
+            gw[i],
+            (x.wrapping_mul(y) as u32).wrapping_add(x as u32 * y as u32),
+            "u16: x = {x}, y = {y}"
+        );
+    }
+    let src = wrap_u16::cuda_source();
+    assert!(
+        src.contains("(unsigned short)((unsigned int)x * (unsigned int)y)"),
+        "{src}"
+    );
+}
+
+fn small_int_casts_saturate_and_wrap_like_rust() {
+    let f = [
+        0.0f32,
+        -0.0,
+        0.9,
+        -0.9,
+        1.5,
+        -1.5,
+        127.0,
+        127.9,
+        128.0,
+        -128.0,
+        -128.9,
+        -129.0,
+        255.0,
+        256.0,
+        32767.0,
+        32768.0,
+        -32768.0,
+        -32769.0,
+        65535.0,
+        65536.0,
+        70000.7,
+        -70000.7,
+        1e20,
+        -1e20,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    let n = f.len();
+    let (mut o8, mut o16, mut ou16) = (
+        zeros::<i8>(2 * n).unwrap(),
+        zeros::<i16>(2 * n).unwrap(),
+        zeros::<u16>(2 * n).unwrap(),
+    );
+    cast_small![1, 64](&dev(&f), &mut o8, &mut o16, &mut ou16).unwrap();
+    let (g8, g16, gu16) = (host(&o8), host(&o16), host(&ou16));
+    for (i, &x) in f.iter().enumerate() {
+        let w = x as i32;
+        assert_eq!([g8[2 * i], g8[2 * i + 1]], [x as i8, w as i8], "{x}");
+        assert_eq!([g16[2 * i], g16[2 * i + 1]], [x as i16, w as i16], "{x}");
+        assert_eq!([gu16[2 * i], gu16[2 * i + 1]], [x as u16, w as u16], "{x}");
+    }
+}
+
+fn small_scalar_parameters() {
+    let a: Vec<i32> = (0..70).collect();
+    let mut out = zeros::<i32>(a.len()).unwrap();
+    small_scalars![2, 64](-128i8, -32768i16, 65535u16, true, &dev(&a), &mut out).unwrap();
+    let want: Vec<i32> = a.iter().map(|v| v - 128 - 32768 + 65535).collect();
+    assert_eq!(host(&out), want);
+    small_scalars![2, 64](127i8, 32767i16, 7u16, false, &dev(&a), &mut out).unwrap();
+    let want: Vec<i32> = a.iter().map(|v| -(v + 127 + 32767 + 7)).collect();
+    assert_eq!(host(&out), want);
+}
+
+fn bool_arrays_in_out_and_shared() {
+    let n = 100;
+    let a: Vec<bool> = (0..n).map(|i| i % 3 == 0).collect();
+    let b: Vec<bool> = (0..n).map(|i| i % 2 == 0).collect();
+    let (mut out, mut nb) = (zeros::<bool>(2 * n).unwrap(), zeros::<bool>(n).unwrap());
+    bool_arrays![n.div_ceil(64), 64](&dev(&a), &dev(&b), &mut out, &mut nb).unwrap();
+    let (got, gn) = (host(&out), host(&nb));
+    for i in 0..n {
+        assert_eq!([got[2 * i], got[2 * i + 1]], [a[i] ^ b[i], a[i] && !b[i]], "i = {i}");
+        // The neighbour in the block; threads past `n` leave their slot false.
+        let j = i / 64 * 64 + (i % 64 + 1) % 64;
+        assert_eq!(gn[i], j < n && a[j], "i = {i}");
+    }
+    // ndarray round trip of a `bool` array.
+    let m = gpujit::ndarray::Array2::from_shape_fn((3, 4), |(r, c)| (r + c) % 2 == 1);
+    let d = to_device(&m).unwrap();
+    assert_eq!(d.copy_to_ndarray::<gpujit::ndarray::Ix2>().unwrap(), m);
+}
+
+fn small_shared_arrays_and_views() {
+    let v: Vec<i16> = (0..128).map(|i| (i * 997 % 65536 - 32768) as i16).collect();
+    let mut sums = zeros::<i16>(2).unwrap();
+    let mut g2 = zeros::<u16>((9, 11)).unwrap();
+    small_shared_and_views![2, 64](&dev(&v), &mut sums, &mut g2).unwrap();
+    let want: Vec<i16> = v
+        .chunks(64)
+        .map(|c| c.iter().fold(0i16, |s, &x| s.wrapping_add(x)))
+        .collect();
+    assert_eq!(host(&sums), want);
+    let g: Vec<u16> = host(&g2);
+    for y in 0..9usize {
+        for x in 0..11usize {
+            assert_eq!(g[y * 11 + x], ((x * y) as u16).wrapping_mul(1000), "({y}, {x})");
+        }
+    }
+}
+
+fn tuple_locals_fields_and_destructuring() {
+    let x: Vec<i32> = (-60..60).collect();
+    let mut out = zeros::<i32>(3 * x.len()).unwrap();
+    tuple_locals![2, 64](&dev(&x), &mut out).unwrap();
+    let want: Vec<i32> = x
+        .iter()
+        .flat_map(|&v| [v * 2 + (v - 1), v - 1 + v * 2 + 7, v * 2 + (v - 1) - v])
+        .collect();
+    assert_eq!(host(&out), want);
+}
+
+fn tuples_as_device_function_arguments() {
+    let x: Vec<f32> = (-40..40).map(|v| v as f32).collect();
+    let mut out = zeros::<f32>(2 * x.len()).unwrap();
+    tuple_params![2, 64](&dev(&x), &mut out).unwrap();
+    let want: Vec<f32> = x.iter().flat_map(|&v| [v + 1.0, 3.0 * v * v + 12.0]).collect();
+    assert_eq!(host(&out), want);
+}
+
+fn side_effects_run_left_to_right() {
+    use kernels::order::effects_in_order;
+    let n = 100;
+    let (mut c, mut d, mut c2) = (
+        zeros::<u32>(n).unwrap(),
+        zeros::<u32>(n).unwrap(),
+        zeros::<u32>(n).unwrap(),
+    );
+    let (mut e, mut out) = (zeros::<i32>(2 * n).unwrap(), zeros::<u32>(4 * n).unwrap());
+    effects_in_order![2, 64](&mut c, &mut d, &mut c2, &mut e, &mut out).unwrap();
+    for i in 0..n {
+        assert_eq!(&host(&out)[4 * i..4 * i + 4], &[1, 203, 0, 79], "thread {i}");
+        assert_eq!([host(&c)[i], host(&d)[i], host(&c2)[i]], [4, 1, 1], "thread {i}");
+        assert_eq!(&host(&e)[2 * i..2 * i + 2], &[5, 0], "thread {i}");
+    }
 }
 
 fn i64_and_u64_arithmetic_wraps() {

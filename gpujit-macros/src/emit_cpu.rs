@@ -848,6 +848,9 @@ fn axis_field(a: Axis) -> syn::Index {
 fn int_literal(v: i128, ty: Ty) -> TokenStream {
     let lit = match ty {
         Ty::Scalar(Scalar::U8) => Literal::u8_suffixed(v as u8),
+        Ty::Scalar(Scalar::I8) => Literal::i8_suffixed(v as i8),
+        Ty::Scalar(Scalar::I16) => Literal::i16_suffixed(v as i16),
+        Ty::Scalar(Scalar::U16) => Literal::u16_suffixed(v as u16),
         Ty::Scalar(Scalar::I32) => Literal::i32_suffixed(v as i32),
         Ty::Scalar(Scalar::I64) => Literal::i64_suffixed(v as i64),
         Ty::Scalar(Scalar::U32) => Literal::u32_suffixed(v as u32),

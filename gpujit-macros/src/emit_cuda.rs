@@ -42,6 +42,7 @@ fn kernel_text(k: &Kernel, lines: Option<SourceLines<'_>>) -> (Vec<&'static str>
         typed_consts: BTreeSet::new(),
         indent: 1,
         lines: lines.is_some(),
+        order: Default::default(),
     };
     for c in &k.body_consts {
         let value = e.expr(&c.value);
@@ -104,6 +105,7 @@ pub fn emit_parts(k: &Kernel, lines: Option<SourceLines<'_>>) -> Parts {
         typed_consts: BTreeSet::new(),
         indent: 1,
         lines: lines.is_some(),
+        order: Default::default(),
     };
     let Some(ret) = &k.ret else {
         let (helpers, def, typed_consts) = kernel_text(k, lines);
@@ -274,6 +276,8 @@ struct Emitter<'a> {
     indent: usize,
     /// Whether to emit `#line` directives for [`Stmt::Line`].
     lines: bool,
+    /// Operands evaluated ahead, in Rust's order (`crate::effects`).
+    order: crate::effects::Sequencer,
 }
 
 /// `s` escaped for the inside of a C string literal.
@@ -511,6 +515,22 @@ impl Emitter<'_> {
                 self.line(&format!("__shared__ {} {}{};", sh.elem.c_name(), sh.name, dims));
             }
             Stmt::LocalArray { id, init } => self.local_array(*id, init),
+            Stmt::Assign { place, value, .. } if self.effectful_index(place) => {
+                // Rust evaluates the value, then the index, once; C would
+                // evaluate a compound assignment's index twice below.
+                let Place::Elem(_, idx) = place else { return };
+                self.line("{");
+                self.indent += 1;
+                for x in std::iter::once(value).chain(idx) {
+                    let v = self.expr(x);
+                    let name = self.order.bind(x);
+                    self.line(&format!("const auto {name} = {v};"));
+                }
+                self.stmt_at(s);
+                std::iter::once(value).chain(idx).for_each(|x| self.order.unbind(x));
+                self.indent -= 1;
+                self.line("}");
+            }
             Stmt::Assign { place, op, value } => {
                 let (target, place_ty) = self.place(place);
                 let ty = scalar_of(place_ty);
@@ -520,7 +540,8 @@ impl Emitter<'_> {
                     Some(op) => {
                         let simple = matches!(ty, Some(s) if s.is_float() && *op != BinOp::Rem)
                             || matches!(ty, Some(Scalar::U32 | Scalar::U64 | Scalar::Usize) if !matches!(op, BinOp::Shl | BinOp::Shr))
-                            || matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) && ty != Some(Scalar::U8);
+                            || matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor)
+                                && !ty.is_some_and(Scalar::is_narrow);
                         if simple {
                             self.line(&format!("{target} {}= {v};", op.symbol()));
                         } else {
@@ -824,6 +845,42 @@ impl Emitter<'_> {
     }
 
     fn expr_at(&mut self, e: &Expr) -> String {
+        if let Some(name) = self.order.name_of(e) {
+            return name.clone();
+        }
+        if let Some(ops) = crate::effects::unordered_operands(e) {
+            return self.in_rust_order(e, &ops);
+        }
+        self.expr_text(e)
+    }
+
+    /// Whether `place` is an element whose index has a side effect not yet
+    /// evaluated into a temporary.
+    fn effectful_index(&self, place: &Place) -> bool {
+        let Place::Elem(_, idx) = place else { return false };
+        idx.iter()
+            .any(|x| self.order.name_of(x).is_none() && crate::effects::has_effects(x))
+    }
+
+    /// `e` in an immediately invoked lambda that first evaluates the operands
+    /// `ops` that touch memory into temporaries, left to right as Rust does.
+    fn in_rust_order(&mut self, e: &Expr, ops: &[&Expr]) -> String {
+        let mut decls = String::new();
+        let mut bound = Vec::new();
+        for op in ops.iter().copied().filter(|o| crate::effects::observes_memory(o)) {
+            let v = self.expr(op);
+            let name = self.order.bind(op);
+            let _ = write!(decls, "const auto {name} = {v}; ");
+            bound.push(op);
+        }
+        let body = self.expr_text(e);
+        for op in bound {
+            self.order.unbind(op);
+        }
+        format!("[&]() {{ {decls}return {body}; }}()")
+    }
+
+    fn expr_text(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Lit(Lit::Int(v)) => match self.opaque(e.ty) {
                 Some(t) => format!("({t}){v}"),
@@ -854,12 +911,12 @@ impl Emitter<'_> {
                     (UnOp::Neg, Some(t)) if t.is_signed_int() => format!(
                         "({})(0{} - ({}){v})",
                         t.c_name(),
-                        if t == Scalar::I32 { "u" } else { "ull" },
+                        if t.bits() <= 32 { "u" } else { "ull" },
                         t.c_unsigned()
                     ),
                     (UnOp::Neg, _) => format!("-{v}"),
                     (UnOp::Not, Some(Scalar::Bool)) => format!("!{v}"),
-                    (UnOp::Not, Some(Scalar::U8)) => format!("(unsigned char)~{v}"),
+                    (UnOp::Not, Some(t)) if t.is_narrow() => format!("({})~{v}", t.c_name()),
                     (UnOp::Not, _) => format!("~{v}"),
                 }
             }
@@ -1014,12 +1071,17 @@ impl Emitter<'_> {
         }
         let mask = t.bits() - 1;
         match (op, t) {
-            (BinOp::Shl | BinOp::Shr, Scalar::I32 | Scalar::I64) if op == BinOp::Shl => {
+            // Through the unsigned type: C's `<<` of a negative value is undefined.
+            (BinOp::Shl, _) if t.is_signed_int() => {
                 format!("({})(({}){cast_l} << ({r} & {mask}))", t.c_name(), t.c_unsigned())
             }
-            (BinOp::Shl | BinOp::Shr, Scalar::U8) => format!("(unsigned char)({l} {sym} ({r} & {mask}))"),
+            (BinOp::Shl | BinOp::Shr, _) if t.is_narrow() => format!("({})({l} {sym} ({r} & {mask}))", t.c_name()),
             (BinOp::Shl | BinOp::Shr, _) => format!("{l} {sym} ({r} & {mask})"),
-            (BinOp::Add | BinOp::Sub | BinOp::Mul, Scalar::I32 | Scalar::I64) => {
+            // `u16 * u16` overflows C's `int`: wrap in `unsigned int` instead.
+            (
+                BinOp::Add | BinOp::Sub | BinOp::Mul,
+                Scalar::I8 | Scalar::I16 | Scalar::U16 | Scalar::I32 | Scalar::I64,
+            ) => {
                 let u = t.c_unsigned();
                 format!("({})(({u}){cast_l} {sym} ({u}){cast_r})", t.c_name())
             }
@@ -1033,7 +1095,8 @@ impl Emitter<'_> {
                 self.helpers.insert(name);
                 format!("{name}({arg_l}, {arg_r})")
             }
-            (_, Scalar::U8) => format!("(unsigned char)({l} {sym} {r})"),
+            // `-128 / -1` is 128 in C's `int`, which the cast wraps as Rust's `wrapping_div`.
+            (_, t) if t.is_narrow() => format!("({})({l} {sym} {r})", t.c_name()),
             _ => format!("{l} {sym} {r}"),
         }
     }
@@ -1188,7 +1251,7 @@ fn emitted_prec(e: &Expr) -> u8 {
                 _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => true,
                 None | Some(Scalar::Bool) => true,
                 Some(t) if t.is_float() => *op != BinOp::Rem,
-                Some(Scalar::U8) => false,
+                Some(t) if t.is_narrow() => false,
                 Some(Scalar::I32 | Scalar::I64) => {
                     matches!(op, BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor)
                 }
@@ -1237,7 +1300,7 @@ fn math(f: MathFn, ty: Option<Scalar>, a: &[String]) -> String {
             return format!(
                 "({x} < 0 ? ({})(0{} - ({}){x}) : {x})",
                 t.c_name(),
-                if t == Scalar::I32 { "u" } else { "ull" },
+                if t.bits() <= 32 { "u" } else { "ull" },
                 t.c_unsigned()
             );
         }
@@ -1247,8 +1310,8 @@ fn math(f: MathFn, ty: Option<Scalar>, a: &[String]) -> String {
             _ => "max",
         };
         let call = format!("{name}({})", a.join(", "));
-        return if t == Scalar::U8 {
-            format!("(unsigned char){call}")
+        return if t.is_narrow() {
+            format!("({}){call}", t.c_name())
         } else {
             call
         };

@@ -140,11 +140,22 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
         }
     });
     let const_decls: Vec<TokenStream> = const_decls.collect();
-    // Only a `const` may appear in a pattern: this rejects a `static` ("expected
-    // constant, found static" / "match bindings cannot shadow statics").
+    // Only a `const` may appear in a pattern: this rejects a `static` ("match
+    // bindings cannot shadow statics") without reading it, so that a `static
+    // mut` gets no further errors (reading mutable memory, `unsafe`).
     let const_checks = k.extern_consts.iter().filter(|c| c.user_item).map(|c| {
         let path = &c.rust_path;
-        quote! { const _: () = if let #path = #path {}; }
+        quote! {
+            const _: () = {
+                #[allow(unreachable_code, unreachable_patterns, dead_code)]
+                fn gj_only_consts() {
+                    match loop {} {
+                        #path => {}
+                        _ => {}
+                    }
+                }
+            };
+        }
     });
 
     // CPU: unpack the arguments, then run the per-thread body.

@@ -16,6 +16,7 @@ mod cpu_lockstep;
 mod cpu_split;
 mod cuda_math;
 mod device;
+mod effects;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;

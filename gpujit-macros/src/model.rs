@@ -7,6 +7,9 @@ use proc_macro2::{Span, TokenStream};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scalar {
     U8,
+    I8,
+    I16,
+    U16,
     I32,
     I64,
     U32,
@@ -21,6 +24,9 @@ impl Scalar {
     pub fn from_name(name: &str) -> Option<Scalar> {
         Some(match name {
             "u8" => Scalar::U8,
+            "i8" => Scalar::I8,
+            "i16" => Scalar::I16,
+            "u16" => Scalar::U16,
             "i32" => Scalar::I32,
             "i64" => Scalar::I64,
             "u32" => Scalar::U32,
@@ -35,6 +41,9 @@ impl Scalar {
     pub fn rust_name(self) -> &'static str {
         match self {
             Scalar::U8 => "u8",
+            Scalar::I8 => "i8",
+            Scalar::I16 => "i16",
+            Scalar::U16 => "u16",
             Scalar::I32 => "i32",
             Scalar::I64 => "i64",
             Scalar::U32 => "u32",
@@ -49,6 +58,9 @@ impl Scalar {
     pub fn variant(self) -> &'static str {
         match self {
             Scalar::U8 => "U8",
+            Scalar::I8 => "I8",
+            Scalar::I16 => "I16",
+            Scalar::U16 => "U16",
             Scalar::I32 => "I32",
             Scalar::I64 => "I64",
             Scalar::U32 => "U32",
@@ -62,6 +74,9 @@ impl Scalar {
     pub fn c_name(self) -> &'static str {
         match self {
             Scalar::U8 => "unsigned char",
+            Scalar::I8 => "signed char",
+            Scalar::I16 => "short",
+            Scalar::U16 => "unsigned short",
             Scalar::I32 => "int",
             Scalar::I64 => "long long",
             Scalar::U32 => "unsigned int",
@@ -71,10 +86,12 @@ impl Scalar {
             Scalar::Bool => "bool",
         }
     }
-    /// The unsigned C type of the same width (for wrapping signed arithmetic).
+    /// The unsigned C type in which the type's arithmetic wraps as Rust's
+    /// does: of the same width, or `unsigned int` for `i8 i16 u16` (C
+    /// promotes them to `int`, where `u16 * u16` could overflow).
     pub fn c_unsigned(self) -> &'static str {
         match self {
-            Scalar::I32 => "unsigned int",
+            Scalar::I8 | Scalar::I16 | Scalar::U16 | Scalar::I32 => "unsigned int",
             Scalar::I64 => "unsigned long long",
             other => other.c_name(),
         }
@@ -86,11 +103,17 @@ impl Scalar {
         !self.is_float() && self != Scalar::Bool
     }
     pub fn is_signed_int(self) -> bool {
-        matches!(self, Scalar::I32 | Scalar::I64)
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
+    }
+    /// Narrower than C's `int`: C promotes its operands to `int`, so the
+    /// CUDA C casts each result back to the type.
+    pub fn is_narrow(self) -> bool {
+        matches!(self, Scalar::U8 | Scalar::I8 | Scalar::I16 | Scalar::U16)
     }
     pub fn bits(self) -> u32 {
         match self {
-            Scalar::U8 | Scalar::Bool => 8,
+            Scalar::U8 | Scalar::I8 | Scalar::Bool => 8,
+            Scalar::I16 | Scalar::U16 => 16,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
             _ => 64,
         }

@@ -57,6 +57,67 @@ fn even_out(a: &mut syn::ExprArray) {
     }
 }
 
+/// Numeric methods of Rust's own that are close to a kernel method's name:
+/// rustc knows them, so a call is left for rustc to check.
+const STD_NUMERIC_METHODS: &[&str] = &[
+    "abs_sub",
+    "classify",
+    "div_ceil",
+    "from_bits",
+    "ilog",
+    "ilog10",
+    "ilog2",
+    "is_negative",
+    "is_normal",
+    "is_positive",
+    "is_sign_negative",
+    "is_sign_positive",
+    "is_subnormal",
+    "isqrt",
+    "leading_ones",
+    "log",
+    "maximum",
+    "midpoint",
+    "minimum",
+    "next_down",
+    "next_multiple_of",
+    "next_power_of_two",
+    "next_up",
+    "round_ties_even",
+    "sin_cos",
+    "to_bits",
+    "total_cmp",
+    "trailing_ones",
+    "unsigned_abs",
+    "is_multiple_of",
+    "to_be",
+    "to_le",
+    "cast_signed",
+    "cast_unsigned",
+    "unbounded_shl",
+    "unbounded_shr",
+];
+
+/// Whether `name` is no method rustc knows on numbers but close to one a
+/// kernel may call (gpujit then reports it with a "did you mean").
+fn is_typo_of_kernel_method(name: &str) -> bool {
+    let known = crate::model::MathFn::all_names().any(|n| n == name)
+        || STD_NUMERIC_METHODS.contains(&name)
+        || [
+            "checked_",
+            "overflowing_",
+            "saturating_",
+            "wrapping_",
+            "strict_",
+            "unchecked_",
+            "to_",
+            "from_",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p));
+    !known && crate::model::MathFn::all_names().any(|n| strsim::jaro_winkler(name, n) > 0.85)
+}
+
 /// The rewritten copy rustc type-checks: the user's body against the
 /// signatures in `gpujit::kernel::typecheck` (`grid(2)` becomes `grid2()`).
 pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
@@ -81,6 +142,14 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
         }
 
         fn visit_expr_mut(&mut self, e: &mut SExpr) {
+            // A misspelt numeric method (`tanhh`) is gpujit's error ("did you
+            // mean `tanh`?"): rustc sees the receiver instead of the call.
+            if let SExpr::MethodCall(mc) = e {
+                if is_typo_of_kernel_method(&mc.method.to_string()) {
+                    let recv = (*mc.receiver).clone();
+                    *e = syn::parse_quote!((#recv));
+                }
+            }
             // A CUDA or Numba spelling is reported by gpujit ("did you
             // mean"): rustc sees gpujit's spelling instead, so that it adds
             // no "cannot find value `threadIdx`" of its own.

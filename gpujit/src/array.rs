@@ -202,15 +202,20 @@ where
 /// The element bytes of `data`.
 pub(crate) fn as_bytes<T: DeviceScalar>(data: &[T]) -> &[u8] {
     // SAFETY: `DeviceScalar` is sealed and implemented only for the primitive
-    // integer and float types, which have no padding and for which every bit
-    // pattern is a valid value; `u8` has alignment 1 and the byte length is
+    // integer and float types and `bool`, which have no padding, so every byte
+    // is initialised; `u8` has alignment 1 and the byte length is
     // `size_of_val(data)`, so both casts view exactly the same memory.
     unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
 }
 
-/// The element bytes of `data`, writable (any bytes written are valid `T`s).
-pub(crate) fn as_bytes_mut<T: DeviceScalar>(data: &mut [T]) -> &mut [u8] {
-    // SAFETY: as in `as_bytes`.
+/// The element bytes of `data`, writable.
+///
+/// # Safety
+/// Any bytes are valid for every `T` but `bool`: after writing them, and
+/// before `data` is used again, the caller passes them through
+/// [`DeviceScalar::make_valid`].
+pub(crate) unsafe fn as_bytes_mut<T: DeviceScalar>(data: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `as_bytes`; the caller restores valid `bool`s.
     unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
 }
 
@@ -364,7 +369,12 @@ impl<T: DeviceScalar> DeviceArray<T> {
                 dst.len()
             )));
         }
-        self.buf.read(0, as_bytes_mut(dst))
+        // SAFETY: `make_valid` runs on the bytes right after the copy.
+        let bytes = unsafe { as_bytes_mut(dst) };
+        let read = self.buf.read(0, bytes);
+        // Before `dst` is read as `T` again, also after a failed copy.
+        T::make_valid(bytes);
+        read
     }
 
     /// Copies the elements to a new ndarray array of dimension `D` (`Ix1`,

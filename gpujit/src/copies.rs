@@ -13,7 +13,7 @@ use crate::array::{as_bytes, as_bytes_mut, DeviceArray, HostData};
 use crate::cuda::{CudaBuffer, Device};
 use crate::error::{Error, Result};
 use crate::pinned::{Inner as PinnedInner, PinnedArray};
-use crate::scalar::DeviceScalar;
+use crate::scalar::{DeviceScalar, PodScalar};
 use crate::stream::Stream;
 
 /// Copies host data to a new array, queued on `stream`, like Numba's
@@ -87,7 +87,13 @@ impl<T: DeviceScalar> DeviceArray<T> {
         let mut out = vec![T::default(); self.len()];
         match on_stream(self.buffer(), stream)? {
             None => self.copy_to_host_into(&mut out)?,
-            Some((b, _, s)) => b.read_on(s, 0, as_bytes_mut(&mut out))?,
+            Some((b, _, s)) => {
+                // SAFETY: `make_valid` runs on the bytes right after the copy.
+                let bytes = unsafe { as_bytes_mut(&mut out) };
+                let read = b.read_on(s, 0, bytes);
+                T::make_valid(bytes);
+                read?
+            }
         }
         Ok(out)
     }
@@ -119,7 +125,10 @@ impl<T: DeviceScalar> DeviceArray<T> {
     /// # Errors
     /// [`Error::ShapeMismatch`] if the lengths differ; backend mismatch and
     /// CUDA driver errors.
-    pub fn copy_to_pinned(&self, dst: &mut PinnedArray<T>, stream: &Stream) -> Result<()> {
+    pub fn copy_to_pinned(&self, dst: &mut PinnedArray<T>, stream: &Stream) -> Result<()>
+    where
+        T: PodScalar,
+    {
         if dst.len() != self.len() {
             return Err(length_mismatch("a pinned array", dst.len(), self.shape(), self.len()));
         }
@@ -145,7 +154,10 @@ impl<T: DeviceScalar> DeviceArray<T> {
     ///
     /// # Errors
     /// As [`copy_to_pinned`](DeviceArray::copy_to_pinned).
-    pub fn copy_from_pinned(&mut self, src: &PinnedArray<T>, stream: &Stream) -> Result<()> {
+    pub fn copy_from_pinned(&mut self, src: &PinnedArray<T>, stream: &Stream) -> Result<()>
+    where
+        T: PodScalar,
+    {
         if src.len() != self.len() {
             return Err(length_mismatch("a pinned array", src.len(), self.shape(), self.len()));
         }

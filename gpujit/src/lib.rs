@@ -69,6 +69,7 @@ mod pinned;
 pub mod reference;
 mod scalar;
 pub mod stream;
+mod typecheck_methods;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::{detect, BackendKind, Detection};
@@ -79,7 +80,7 @@ pub use error::{Error, Result};
 /// Marks a device function, as Numba's `@cuda.jit(device=True)` does: a
 /// plain function that kernels and other device functions call.
 ///
-/// - **Parameters**: scalars (`i32 i64 u32 u64 usize f32 f64 bool u8`) and
+/// - **Parameters**: scalars (`i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool`) and
 ///   arrays as kernels take them (`&[T]`, `&mut [T]`, `ArrayView1/2/3<T>`,
 ///   `ArrayViewMut1/2/3<T>`; a kernel passes its array parameter whole: `f(x, i)`).
 ///   In CUDA C an array is its pointer plus its extents.
@@ -199,7 +200,7 @@ pub use launch::{Dim3, IntoDim3, LaunchConfig};
 pub use ndarray;
 pub use occupancy::{Occupancy, SuggestedBlockSize};
 pub use pinned::{pinned_array, PinnedArray};
-pub use scalar::{DeviceScalar, KernelScalar, ScalarType};
+pub use scalar::{DeviceScalar, KernelScalar, PodScalar, ScalarType};
 pub use stream::{event, stream, synchronize, Event, Stream};
 
 /// `use gpujit::prelude::*;` brings the attribute, the array type, the launch

@@ -8,7 +8,7 @@ use cudarc::driver::PinnedHostSlice;
 
 use crate::cuda::Device;
 use crate::error::{Error, Result};
-use crate::scalar::DeviceScalar;
+use crate::scalar::PodScalar;
 use crate::stream::cuda_backend;
 
 /// A zero-filled host array of `len` elements in page-locked memory, which
@@ -33,7 +33,7 @@ use crate::stream::cuda_backend;
 /// # Ok(())
 /// # }
 /// ```
-pub fn pinned_array<T: DeviceScalar>(len: usize) -> Result<PinnedArray<T>> {
+pub fn pinned_array<T: PodScalar>(len: usize) -> Result<PinnedArray<T>> {
     let bytes = len
         .checked_mul(std::mem::size_of::<T>())
         .filter(|&b| b <= isize::MAX as usize)
@@ -78,7 +78,7 @@ pub fn pinned_array<T: DeviceScalar>(len: usize) -> Result<PinnedArray<T>> {
 /// # }
 /// ```
 #[derive(Debug)]
-pub struct PinnedArray<T: DeviceScalar> {
+pub struct PinnedArray<T: PodScalar> {
     pub(crate) inner: Inner<T>,
     _t: PhantomData<T>,
 }
@@ -95,7 +95,7 @@ pub(crate) enum Inner<T> {
     },
 }
 
-impl<T: DeviceScalar> PinnedArray<T> {
+impl<T: PodScalar> PinnedArray<T> {
     /// Number of elements.
     pub fn len(&self) -> usize {
         match &self.inner {
@@ -122,7 +122,7 @@ impl<T: DeviceScalar> PinnedArray<T> {
                 // aligned for `T`, and holds at least `len * size_of::<T>()`
                 // initialised bytes (zeroed at allocation, then only written
                 // with whole elements); every bit pattern is a valid `T`
-                // (`DeviceScalar` is sealed to primitive numbers). The borrow
+                // (`PodScalar` is sealed to primitive numbers, any bit pattern valid). The borrow
                 // of `self` keeps the memory alive and, being shared, rules
                 // out a new asynchronous write (those take `&mut self`).
                 Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), *len) })

@@ -16,6 +16,12 @@ use std::fmt::Debug;
 pub enum ScalarType {
     /// `u8` (`unsigned char`).
     U8,
+    /// `i8` (`signed char`).
+    I8,
+    /// `i16` (`short`).
+    I16,
+    /// `u16` (`unsigned short`).
+    U16,
     /// `i32` (`int`).
     I32,
     /// `i64` (`long long`).
@@ -39,6 +45,9 @@ impl ScalarType {
     pub fn rust_name(self) -> &'static str {
         match self {
             ScalarType::U8 => "u8",
+            ScalarType::I8 => "i8",
+            ScalarType::I16 => "i16",
+            ScalarType::U16 => "u16",
             ScalarType::I32 => "i32",
             ScalarType::I64 => "i64",
             ScalarType::U32 => "u32",
@@ -54,6 +63,9 @@ impl ScalarType {
     pub fn c_name(self) -> &'static str {
         match self {
             ScalarType::U8 => "unsigned char",
+            ScalarType::I8 => "signed char",
+            ScalarType::I16 => "short",
+            ScalarType::U16 => "unsigned short",
             ScalarType::I32 => "int",
             ScalarType::I64 => "long long",
             ScalarType::U32 => "unsigned int",
@@ -67,7 +79,8 @@ impl ScalarType {
     /// Size of one element in bytes.
     pub fn size_bytes(self) -> usize {
         match self {
-            ScalarType::U8 | ScalarType::Bool => 1,
+            ScalarType::U8 | ScalarType::I8 | ScalarType::Bool => 1,
+            ScalarType::I16 | ScalarType::U16 => 2,
             ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 4,
             ScalarType::I64 | ScalarType::U64 | ScalarType::Usize | ScalarType::F64 => 8,
         }
@@ -78,7 +91,7 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A scalar that can be passed by value to a kernel (`i32 i64 u32 u64 usize f32 f64 bool`, and `u8`).
+/// A scalar that can be passed by value to a kernel (`u8 i8 i16 u16 i32 i64 u32 u64 usize f32 f64 bool`).
 /// Sealed: exactly these types.
 ///
 /// ```
@@ -104,22 +117,53 @@ pub trait KernelScalar: Copy + Send + Sync + Debug + Default + PartialEq + 'stat
     fn c_literal(self) -> String;
 }
 
-/// A plain-old-data element type of a [`DeviceArray`](crate::DeviceArray)
-/// (every [`KernelScalar`] but `bool`): any bit pattern is a valid value.
+/// An element type of a [`DeviceArray`](crate::DeviceArray), a kernel's array
+/// parameters and shared arrays: every [`KernelScalar`] (`u8 i8 i16 u16 i32 i64
+/// u32 u64 usize f32 f64 bool`).
+///
+/// A `bool` element is one byte holding 0 or 1 (CUDA C's `bool`). Copies to
+/// the host read any other byte as `true`, so memory written by a faulty kernel
+/// never becomes an invalid Rust `bool`.
 ///
 /// ```
 /// fn upload<T: gpujit::DeviceScalar>(v: &[T]) -> gpujit::Result<gpujit::DeviceArray<T>> {
 ///     gpujit::to_device(v)
 /// }
 /// assert_eq!(upload(&[1u8, 2]).unwrap().size_bytes(), 2);
+/// assert_eq!(upload(&[true, false]).unwrap().copy_to_host().unwrap(), [true, false]);
 /// ```
-pub trait DeviceScalar: KernelScalar {}
+pub trait DeviceScalar: KernelScalar {
+    /// (Used by the runtime; not a user API.)
+    /// Turns bytes copied from device memory into valid values of `Self` in
+    /// place: the identity for every type but `bool`, whose bytes become 0 or 1.
+    #[doc(hidden)]
+    #[inline]
+    fn make_valid(_bytes: &mut [u8]) {}
+}
+
+/// A [`DeviceScalar`] for which any bit pattern is a valid value (every one
+/// but `bool`): the element types of a [`PinnedArray`](crate::PinnedArray),
+/// whose memory the GPU writes asynchronously.
+///
+/// ```
+/// fn staging<T: gpujit::PodScalar>(n: usize) -> gpujit::Result<gpujit::PinnedArray<T>> {
+///     gpujit::pinned_array(n)
+/// }
+/// assert_eq!(staging::<i16>(3).unwrap().len(), 3);
+/// ```
+pub trait PodScalar: DeviceScalar {}
 
 /// A type-erased kernel scalar argument.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ScalarValue {
     /// A `u8`.
     U8(u8),
+    /// An `i8`.
+    I8(i8),
+    /// An `i16`.
+    I16(i16),
+    /// A `u16`.
+    U16(u16),
     /// A `i32`.
     I32(i32),
     /// A `i64`.
@@ -143,6 +187,9 @@ impl ScalarValue {
     pub fn scalar_type(&self) -> ScalarType {
         match self {
             ScalarValue::U8(_) => ScalarType::U8,
+            ScalarValue::I8(_) => ScalarType::I8,
+            ScalarValue::I16(_) => ScalarType::I16,
+            ScalarValue::U16(_) => ScalarType::U16,
             ScalarValue::I32(_) => ScalarType::I32,
             ScalarValue::I64(_) => ScalarType::I64,
             ScalarValue::U32(_) => ScalarType::U32,
@@ -213,10 +260,14 @@ macro_rules! int_scalar {
             }
         });
         impl DeviceScalar for $t {}
+        impl PodScalar for $t {}
     };
 }
 
 int_scalar!(u8, U8, "");
+int_scalar!(i8, I8, "");
+int_scalar!(i16, I16, "");
+int_scalar!(u16, U16, "");
 int_scalar!(i32, I32, "");
 int_scalar!(i64, I64, "ll");
 int_scalar!(u32, U32, "u");
@@ -230,6 +281,7 @@ kernel_scalar!(f32, F32, |v| float_literal(
     v.to_bits() as u64
 ));
 impl DeviceScalar for f32 {}
+impl PodScalar for f32 {}
 kernel_scalar!(f64, F64, |v| float_literal(
     format!("{v:?}"),
     false,
@@ -237,7 +289,15 @@ kernel_scalar!(f64, F64, |v| float_literal(
     v.to_bits()
 ));
 impl DeviceScalar for f64 {}
+impl PodScalar for f64 {}
 kernel_scalar!(bool, Bool, |v| if v { "true".into() } else { "false".into() });
+impl DeviceScalar for bool {
+    fn make_valid(bytes: &mut [u8]) {
+        for b in bytes {
+            *b = u8::from(*b != 0);
+        }
+    }
+}
 
 /// Declares a module-level Rust `const` that a kernel uses, in CUDA C.
 ///

@@ -12,6 +12,8 @@ pub mod control;
 pub mod fixed_arrays;
 pub mod math;
 pub mod naming;
+pub mod order;
+pub mod types;
 
 /// A module-level constant used inside kernels.
 pub const SCALE: f64 = 2.5;
@@ -1022,6 +1024,8 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     all.extend(math::all());
     all.extend(control::all());
     all.extend(fixed_arrays::all());
+    all.extend(types::all());
+    all.extend(order::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,

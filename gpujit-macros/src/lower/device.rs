@@ -105,7 +105,11 @@ impl Lower {
         for input in &sig.inputs {
             match input {
                 syn::FnArg::Receiver(r) => self.errors.push(err(r.span(), format!("{what} cannot take `self`"))),
-                syn::FnArg::Typed(pt) => self.param(pt),
+                syn::FnArg::Typed(pt) => {
+                    if !self.tuple_param(pt) {
+                        self.param(pt)
+                    }
+                }
             }
         }
         if let syn::ReturnType::Type(_, ty) = &sig.output {
@@ -116,7 +120,7 @@ impl Lower {
     }
 
     fn ret_type(&mut self, ty: &Type) -> Option<RetTy> {
-        const HELP: &str = "device functions return nothing, a scalar (i32 i64 u32 u64 usize f32 f64 bool u8) or a tuple of 2 to 4 scalars";
+        const HELP: &str = "device functions return nothing, a scalar (i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool) or a tuple of 2 to 4 scalars";
         if let Some(s) = scalar_of(ty) {
             return Some(RetTy::Scalar(s));
         }
@@ -228,15 +232,25 @@ impl Lower {
             }
         };
         let mut args = Vec::new();
-        for (i, a) in call.args.iter().enumerate() {
+        for a in &call.args {
             if let Some(arg) = self.array_arg(a) {
                 args.push(arg);
                 continue;
             }
-            let x = self.expr(a);
-            let want = self.infer.fresh_opaque(Ty::Callee(k, CalleeTy::Arg(i)));
-            self.unify_at(x.span, x.ty, want);
-            args.push(x);
+            // A tuple (literal or local) is passed as its components, one
+            // parameter each, as the callee declares them (`tuple_param`).
+            let parts = match strip(a) {
+                SExpr::Tuple(t) if (2..=4).contains(&t.elems.len()) => t.elems.iter().map(|e| self.expr(e)).collect(),
+                other => match self.tuple_local_of(other) {
+                    Some((first, n)) => (first..first + n).map(|id| self.local_expr(id, a.span())).collect(),
+                    None => vec![self.expr(a)],
+                },
+            };
+            for x in parts {
+                let want = self.infer.fresh_opaque(Ty::Callee(k, CalleeTy::Arg(args.len())));
+                self.unify_at(x.span, x.ty, want);
+                args.push(x);
+            }
         }
         let ty = self.infer.fresh_opaque(Ty::Callee(k, CalleeTy::Ret));
         Some(Expr {
@@ -282,6 +296,43 @@ impl Lower {
             ty: Ty::Opaque(None),
             span: a.span(),
         })
+    }
+
+    /// `p: (f32, u32)`: one scalar parameter per component (callers pass the
+    /// components, see `call_args`), read in the body as a tuple local.
+    /// `false` for any other parameter.
+    fn tuple_param(&mut self, pt: &syn::PatType) -> bool {
+        let (Type::Tuple(t), syn::Pat::Ident(pi)) = (&*pt.ty, &*pt.pat) else {
+            return false;
+        };
+        let scalars: Option<Vec<Scalar>> = t.elems.iter().map(scalar_of).collect();
+        let Some(scalars) = scalars.filter(|s| (2..=4).contains(&s.len())) else {
+            return false;
+        };
+        let key = crate::names::key(&pi.ident);
+        let first = self.locals.len();
+        for (k, &s) in scalars.iter().enumerate() {
+            let name = self.fresh_name(&format!("{key}_{k}"));
+            self.locals.push(Local {
+                name: name.clone(),
+                ty: Ty::Scalar(s),
+                mutable: false,
+            });
+            self.params.push(Param {
+                name,
+                label: format!("{key}.{k}"),
+                kind: ParamKind::Scalar(s),
+                dims: Vec::new(),
+            });
+        }
+        self.bind(
+            &key,
+            Binding::Tuple {
+                first,
+                len: scalars.len(),
+            },
+        );
+        true
     }
 
     /// `let (a, b) = f(x);` with `f` a device function returning a tuple:

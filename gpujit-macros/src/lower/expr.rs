@@ -92,6 +92,14 @@ impl Lower {
                 let Some(op) = bin_op(&b.op) else {
                     return self.error_expr(err(b.op.span(), "compound assignment is a statement, not a value"));
                 };
+                // `(a, b) == (c, d)`: one error for the comparison, not one per tuple.
+                if matches!(strip(&b.left), SExpr::Tuple(_)) && matches!(strip(&b.right), SExpr::Tuple(_)) {
+                    return self.error_expr(with_help(
+                        span,
+                        "kernels cannot operate on tuples",
+                        "compare or combine the components: `a == c && b == d`",
+                    ));
+                }
                 let l = self.expr(&b.left);
                 // `&&`/`||` evaluate their right side only sometimes.
                 let r = if matches!(op, BinOp::And | BinOp::Or) {
@@ -171,8 +179,8 @@ impl Lower {
             SExpr::Assign(_) => self.error_expr(err(span, "an assignment is a statement, not a value")),
             SExpr::Tuple(_) => self.error_expr(with_help(
                 span,
-                "tuples are only supported in `let (a, b) = ...`",
-                "use separate variables",
+                "tuples are only supported in `let`, as device-function arguments and as their return values",
+                "bind it first (`let t = (a, b);` or `let (a, b) = ...;`), then use `t.0` or the names",
             )),
             SExpr::Array(_) | SExpr::Repeat(_) => self.error_expr(with_help(
                 span,
@@ -263,6 +271,13 @@ impl Lower {
                     }
                 }
                 Some(Binding::Poisoned) => return self.silent_expr(span),
+                Some(Binding::Tuple { .. }) => {
+                    return self.error_expr(with_help(
+                        span,
+                        &format!("tuple `{ident}` cannot be used as a whole here"),
+                        &format!("take it apart (`let (a, b) = {ident};`) or read a field (`{ident}.0`)"),
+                    ))
+                }
                 Some(Binding::Array(_)) | Some(Binding::Shared(_)) | Some(Binding::LocalArray(_)) => {
                     return self.error_expr(with_help(
                         span,

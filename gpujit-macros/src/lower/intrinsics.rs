@@ -299,6 +299,13 @@ impl Lower {
                             span,
                         }
                     }
+                    base if self.tuple_local_of(base).is_some() => {
+                        let (first, n) = self.tuple_local_of(base).unwrap_or_default();
+                        if k >= n {
+                            return self.error_expr(err(i.span, format!("`.{k}` is out of range for a {n}-tuple")));
+                        }
+                        self.local_expr(first + k, span)
+                    }
                     SExpr::MethodCall(mc) if mc.method == "dim" => {
                         let Some(p) = self.array_param_of(&mc.receiver) else {
                             return self.error_expr(err(span, "expected an array"));
@@ -311,7 +318,7 @@ impl Lower {
                     }
                     _ => self.error_expr(err(
                         span,
-                        "tuple fields are only supported on `grid(n)`, `gridsize(n)` and `a.dim()`",
+                        "tuple fields are only supported on tuple locals (`let t = (a, b);`), `grid(n)`, `gridsize(n)` and `a.dim()`",
                     )),
                 }
             }

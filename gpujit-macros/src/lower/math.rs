@@ -93,7 +93,14 @@ impl Lower {
                     "an integer"
                 };
                 let found = match self.infer.shallow(recv.ty) {
-                    Ty::Scalar(s) => format!("a `{}`", s.rust_name()),
+                    Ty::Scalar(s) => {
+                        let article = if s.rust_name().starts_with(['i', 'f']) {
+                            "an"
+                        } else {
+                            "a"
+                        };
+                        format!("{article} `{}`", s.rust_name())
+                    }
                     _ if kind == VarKind::Float => "an integer".to_string(),
                     _ => "a float".to_string(),
                 };
@@ -129,6 +136,8 @@ impl Lower {
             }
             // `i32::abs_diff` is a `u32`.
             MathFn::AbsDiff => match self.infer.shallow(recv_ty) {
+                Ty::Scalar(Scalar::I8) => Ty::Scalar(Scalar::U8),
+                Ty::Scalar(Scalar::I16) => Ty::Scalar(Scalar::U16),
                 Ty::Scalar(Scalar::I32) => Ty::Scalar(Scalar::U32),
                 Ty::Scalar(Scalar::I64) => Ty::Scalar(Scalar::U64),
                 Ty::Scalar(s) => Ty::Scalar(s),
@@ -174,7 +183,7 @@ fn domain_help(name: &str, kind: VarKind) -> String {
     if kind == VarKind::Float {
         format!("convert first: `(x as f32).{name}()`, or use a float literal such as `2.0`")
     } else {
-        format!("`{name}` applies to i32 u32 i64 u64 usize u8; convert a float with `as` first")
+        format!("`{name}` applies to i8 i16 i32 i64 u8 u16 u32 u64 usize; convert a float with `as` first")
     }
 }
 

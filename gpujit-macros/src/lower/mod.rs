@@ -43,6 +43,12 @@ enum Binding {
     Shared(usize),
     LocalArray(usize),
     BodyConst(usize),
+    /// A tuple local (`let t = (a, b);`), kept as one local per component:
+    /// `len` locals from `first` on.
+    Tuple {
+        first: LocalId,
+        len: usize,
+    },
     /// A name whose declaration was already reported as an error: its uses
     /// report nothing more.
     Poisoned,

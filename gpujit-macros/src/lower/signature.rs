@@ -95,7 +95,7 @@ impl Lower {
     }
 
     fn param_type(&mut self, ty: &Type) -> Option<ParamKind> {
-        const HELP: &str = "kernel parameters are scalars (i32 i64 u32 u64 usize f32 f64 bool u8), `&[T]`, `&mut [T]`, `ArrayView1/2/3<T>` or `ArrayViewMut1/2/3<T>`";
+        const HELP: &str = "kernel parameters are scalars (i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool), `&[T]`, `&mut [T]`, `ArrayView1/2/3<T>` or `ArrayViewMut1/2/3<T>`";
         match ty {
             Type::Path(tp) if tp.qself.is_none() => {
                 let last = tp.path.segments.last()?;
@@ -161,20 +161,12 @@ impl Lower {
 
     pub(super) fn elem_type(&mut self, ty: &Type) -> Option<Scalar> {
         match scalar_of(ty) {
-            Some(Scalar::Bool) => {
-                self.errors.push(with_help(
-                    ty.span(),
-                    "arrays of `bool` are not supported",
-                    "use `u8` elements (0 or 1)",
-                ));
-                None
-            }
             Some(s) => Some(s),
             None => {
                 self.errors.push(with_help(
                     ty.span(),
                     "unsupported array element type",
-                    "elements are u8 i32 i64 u32 u64 usize f32 f64",
+                    "elements are u8 i8 i16 u16 i32 i64 u32 u64 usize f32 f64 bool",
                 ));
                 None
             }

@@ -129,6 +129,29 @@ impl Lower {
             }
         }
         match pat {
+            Pat::Ident(pi)
+                if pi.by_ref.is_none() && pi.subpat.is_none() && init.is_some_and(|i| self.is_tuple_value(i)) =>
+            {
+                let Some(init) = init else { return };
+                let n = match strip(init) {
+                    SExpr::Tuple(t) => t.elems.len(),
+                    other => self.tuple_local_of(other).map_or(0, |(_, len)| len),
+                };
+                let Some(parts) = self.tuple_parts(init, n) else { return };
+                let first = self.locals.len();
+                let mut locals = Vec::new();
+                for (k, part) in parts.iter().enumerate() {
+                    let name = self.fresh_name(&format!("{}_{k}", names::key(&pi.ident)));
+                    self.locals.push(Local {
+                        name,
+                        ty: part.ty,
+                        mutable: false,
+                    });
+                    locals.push(Some(first + k));
+                }
+                out.push(Stmt::LetTuple { locals, parts });
+                self.bind(&names::key(&pi.ident), Binding::Tuple { first, len: n });
+            }
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 let declared = annotated.and_then(|t| self.local_type(t));
                 if annotated.is_some() && declared.is_none() {
@@ -189,8 +212,35 @@ impl Lower {
         }
     }
 
+    /// Whether `init` is a tuple kept as one local per component: a tuple
+    /// literal of 2 to 4 values, or another such local.
+    fn is_tuple_value(&self, init: &SExpr) -> bool {
+        match strip(init) {
+            SExpr::Tuple(t) => (2..=4).contains(&t.elems.len()),
+            other => self.tuple_local_of(other).is_some(),
+        }
+    }
+
+    /// The components of tuple local `e` (a name bound by `let t = (a, b);`).
+    pub(super) fn tuple_local_of(&self, e: &SExpr) -> Option<(LocalId, usize)> {
+        let SExpr::Path(p) = strip(e) else { return None };
+        match self.lookup(&names::key(p.path.get_ident()?))? {
+            Binding::Tuple { first, len } => Some((first, len)),
+            _ => None,
+        }
+    }
+
+    /// A read of local `id`.
+    pub(super) fn local_expr(&self, id: LocalId, span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Local(id),
+            ty: self.locals[id].ty,
+            span,
+        }
+    }
+
     /// The components of a tuple-valued expression: `grid(2)`, `gridsize(3)`,
-    /// `a.dim()`, or a tuple literal.
+    /// `a.dim()`, a tuple literal or a tuple local.
     fn tuple_parts(&mut self, init: &SExpr, n: usize) -> Option<Vec<Expr>> {
         let span = init.span();
         let usize_expr = |kind: ExprKind| Expr {
@@ -245,6 +295,10 @@ impl Lower {
                 Some((0..ndim).map(|k| usize_expr(ExprKind::Dim(p, k))).collect())
             }
             SExpr::Tuple(t) if t.elems.len() == n => Some(t.elems.iter().map(|e| self.expr(e)).collect()),
+            other if self.tuple_local_of(other).is_some_and(|(_, len)| len == n) => {
+                let (first, _) = self.tuple_local_of(other)?;
+                Some((first..first + n).map(|id| self.local_expr(id, span)).collect())
+            }
             _ => {
                 self.errors.push(err(
                     span,
@@ -261,7 +315,7 @@ impl Lower {
             None => {
                 self.errors.push(heap_or(
                     ty,
-                    "locals are scalars (i32 i64 u32 u64 usize f32 f64 bool u8) or arrays of them (`[0.0f32; N]`)",
+                    "locals are scalars (i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool) or arrays of them (`[0.0f32; N]`)",
                 ));
                 None
             }

@@ -39,7 +39,7 @@ macro_rules! int_euclid {
         }
     )*};
 }
-int_euclid!(u8, i32, i64, u32, u64, usize);
+int_euclid!(u8, i8, i16, u16, i32, i64, u32, u64, usize);
 
 impl Thread<'_> {
     /// `x.clamp(lo, hi)` as Rust computes it (below `lo` gives `lo`, then

@@ -58,8 +58,8 @@ macro_rules! ints {
 fn same<T>(v: T) -> T {
     v
 }
-ints!(same: u8, u32, u64, usize);
-ints!(wrapping_abs: i32, i64);
+ints!(same: u8, u16, u32, u64, usize);
+ints!(wrapping_abs: i8, i16, i32, i64);
 
 macro_rules! floats {
     ($($t:ty),*) => {$(

@@ -123,7 +123,7 @@ impl<T, M: Mem> Copy for View<'_, T, M> {}
 //   no `&mut` to the array, hence no writable view of its buffer, can exist
 //   (two `DeviceArray`s never share a buffer: `reshape` consumes the array and
 //   buffers are never cloned), so plain concurrent reads never meet a write.
-// Element types are `DeviceScalar`s (plain integers and floats, `Send + Sync`).
+// Element types are `DeviceScalar`s (plain integers, floats and `bool`, `Send + Sync`).
 unsafe impl<T: Sync> Send for View<'_, T, GlobalMem> {}
 // SAFETY: see `Send` above; a `View` has no interior state besides the pointee.
 unsafe impl<T: Sync> Sync for View<'_, T, GlobalMem> {}
@@ -459,13 +459,13 @@ impl<T: AtomicScalar, M: Mem> View<'_, T, M> {
 /// on x86-64 and AArch64, but the optimiser may not assume that no other
 /// thread writes the element, e.g. hoist a polled load out of a loop).
 mod atomic {
-    use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+    use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
     use crate::scalar::DeviceScalar;
 
-    /// Every `DeviceScalar` is 1, 4 or 8 bytes (`usize` is 8 on 64-bit hosts).
+    /// Every `DeviceScalar` is 1, 2, 4 or 8 bytes (`usize` is 8 on 64-bit hosts).
     const fn check_size<T>() {
-        assert!(matches!(std::mem::size_of::<T>(), 1 | 4 | 8));
+        assert!(matches!(std::mem::size_of::<T>(), 1 | 2 | 4 | 8));
     }
 
     /// Reads `*p` with a relaxed atomic load.
@@ -477,12 +477,15 @@ mod atomic {
     pub(super) unsafe fn load_relaxed<T: DeviceScalar>(p: *mut T) -> T {
         const { check_size::<T>() };
         // SAFETY: the caller's contract gives validity, alignment and
-        // atomic-only concurrency; the atomic type has the size of `T`, and
-        // any bit pattern is a valid `T` (`DeviceScalar`), so the
-        // `transmute_copy` of the loaded bits is a valid value.
+        // atomic-only concurrency; the atomic type has the size of `T`. The
+        // bits are a valid `T`: any bit pattern is for the numeric
+        // `DeviceScalar`s, and a `bool` element only ever holds 0 or 1 (its
+        // buffer starts zeroed or copied from valid `bool`s, and every store
+        // to it, racing ones included, writes a whole valid `bool`).
         unsafe {
             match std::mem::size_of::<T>() {
                 1 => std::mem::transmute_copy(&AtomicU8::from_ptr(p.cast()).load(Ordering::Relaxed)),
+                2 => std::mem::transmute_copy(&AtomicU16::from_ptr(p.cast()).load(Ordering::Relaxed)),
                 4 => std::mem::transmute_copy(&AtomicU32::from_ptr(p.cast()).load(Ordering::Relaxed)),
                 _ => std::mem::transmute_copy(&AtomicU64::from_ptr(p.cast()).load(Ordering::Relaxed)),
             }
@@ -500,6 +503,7 @@ mod atomic {
         unsafe {
             match std::mem::size_of::<T>() {
                 1 => AtomicU8::from_ptr(p.cast()).store(std::mem::transmute_copy(&v), Ordering::Relaxed),
+                2 => AtomicU16::from_ptr(p.cast()).store(std::mem::transmute_copy(&v), Ordering::Relaxed),
                 4 => AtomicU32::from_ptr(p.cast()).store(std::mem::transmute_copy(&v), Ordering::Relaxed),
                 _ => AtomicU64::from_ptr(p.cast()).store(std::mem::transmute_copy(&v), Ordering::Relaxed),
             }
@@ -581,4 +585,4 @@ macro_rules! int_div {
         }
     )*};
 }
-int_div!(u8, i32, i64, u32, u64, usize);
+int_div!(u8, i8, i16, u16, i32, i64, u32, u64, usize);

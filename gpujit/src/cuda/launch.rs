@@ -33,11 +33,14 @@ use crate::scalar::ScalarValue;
 pub const ENV_LOW_OCCUPANCY_WARNINGS: &str = "GPUJIT_LOW_OCCUPANCY_WARNINGS";
 
 /// A scalar's bytes, zero-extended to 8: the driver reads the parameter's
-/// size (1, 4 or 8 bytes) from the start of the word, which on the
+/// size (1, 2, 4 or 8 bytes) from the start of the word, which on the
 /// little-endian hosts CUDA runs on holds exactly the value's bytes.
 fn scalar_word(v: ScalarValue) -> u64 {
     match v {
         ScalarValue::U8(x) => u64::from(x),
+        ScalarValue::I8(x) => u64::from(x as u8),
+        ScalarValue::I16(x) => u64::from(x as u16),
+        ScalarValue::U16(x) => u64::from(x),
         ScalarValue::I32(x) => u64::from(x as u32),
         ScalarValue::I64(x) => x as u64,
         ScalarValue::U32(x) => u64::from(x),

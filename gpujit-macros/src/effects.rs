@@ -1,0 +1,85 @@
+//! Rust evaluates operands and arguments left to right; C leaves the order of
+//! `a + b` and `f(a, b)` unspecified. Where one operand has a side effect (an
+//! atomic, a vote, a device-function call given an array) and another could observe it (reads
+//! memory or has effects of its own), the CUDA emitter evaluates the operands
+//! into temporaries in Rust's order first ([`Sequencer`]).
+
+use std::collections::HashMap;
+
+use crate::model::{BinOp, Expr, ExprKind};
+use crate::visit::each_expr_in_expr;
+
+/// Whether `e` calls a device function with an array: one given only
+/// scalars reaches no memory (there are no globals) and its barriers give
+/// the same results in any order, so only the order of array calls shows.
+fn touches_arrays(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call(_, args) if args.iter().any(|a| matches!(a.kind, ExprKind::ArrayArg(_))))
+}
+
+/// Whether evaluating `e` may write memory or synchronise the block.
+pub fn has_effects(e: &Expr) -> bool {
+    let mut found = false;
+    each_expr_in_expr(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::Atomic(..) | ExprKind::Vote(..)) || touches_arrays(x);
+    });
+    found
+}
+
+/// Whether the value of `e` could depend on another operand's side effect
+/// (locals cannot change inside an expression: only memory can).
+pub fn observes_memory(e: &Expr) -> bool {
+    let mut found = false;
+    each_expr_in_expr(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::Load(..) | ExprKind::Atomic(..) | ExprKind::Vote(..)) || touches_arrays(x);
+    });
+    found
+}
+
+/// The operands of `e` in Rust's evaluation order, if C might evaluate them
+/// in another order with a different result.
+pub fn unordered_operands(e: &Expr) -> Option<Vec<&Expr>> {
+    let ops: Vec<&Expr> = match &e.kind {
+        // `&&` and `||` are sequenced in C too.
+        ExprKind::Binary(BinOp::And | BinOp::Or, ..) => return None,
+        ExprKind::Binary(_, a, b) => vec![a, b],
+        ExprKind::Math(_, args) | ExprKind::Call(_, args) | ExprKind::Tuple(args) | ExprKind::Load(_, args) => {
+            args.iter().collect()
+        }
+        // The element's indices, then the operands.
+        ExprKind::Atomic(_, _, idx, vals) => idx.iter().chain(vals).collect(),
+        _ => return None,
+    };
+    if ops.len() < 2 {
+        return None;
+    }
+    let effects: Vec<bool> = ops.iter().map(|o| has_effects(o)).collect();
+    let observes: Vec<bool> = ops.iter().map(|o| observes_memory(o)).collect();
+    let clash = (0..ops.len()).any(|i| effects[i] && (0..ops.len()).any(|j| j != i && observes[j]));
+    clash.then_some(ops)
+}
+
+/// Operands already evaluated into a named temporary, by address.
+#[derive(Default)]
+pub struct Sequencer {
+    names: HashMap<*const Expr, String>,
+    next: usize,
+}
+
+impl Sequencer {
+    /// The temporary that holds `e`, if one does.
+    pub fn name_of(&self, e: &Expr) -> Option<&String> {
+        self.names.get(&(e as *const Expr))
+    }
+
+    /// Names a fresh temporary for `e`.
+    pub fn bind(&mut self, e: &Expr) -> String {
+        let name = format!("gj_ord{}", self.next);
+        self.next += 1;
+        self.names.insert(e as *const Expr, name.clone());
+        name
+    }
+
+    pub fn unbind(&mut self, e: &Expr) {
+        self.names.remove(&(e as *const Expr));
+    }
+}

@@ -1,0 +1,43 @@
+//! Two side effects in one expression: Rust evaluates operands and arguments
+//! left to right, C in an unspecified order, so the CUDA C must evaluate them
+//! into temporaries first. Each thread works on its own elements, so every
+//! result is exact.
+
+use gpujit::prelude::*;
+
+/// `c[i] += 1`, returning the old value (an effect inside a device function).
+#[gpu_device]
+fn bump(c: &mut [u32], i: usize) -> u32 {
+    atomic_add(&mut c[i], 1)
+}
+
+/// Both values, the first in the tens.
+#[gpu_device]
+fn tens_ones(a: u32, b: u32) -> u32 {
+    a * 10 + b
+}
+
+/// Per thread `i` (each slot of `c`, `d` and `e` starts at 0):
+/// - `out[4i]`: two atomics as the operands of `*` and `+`: `0 * 10 + 1`;
+/// - `out[4i + 1]`: two device calls with effects: `2 * 100 + 3`;
+/// - `out[4i + 2]`: a read, then an atomic on the same element:
+///   `d[i] + atomic_exch(d[i], 7)` is `0 + 0` (the atomic's write comes after);
+/// - `out[4i + 3]`: two atomics as a device function's arguments: `tens_ones(7, 9)`;
+/// - `e[2i + (atomic_add(c2[i], 1) & 1)] += 5` (an `i32` compound
+///   assignment, whose C repeats the element): the index is taken once, so
+///   `c2[i]` ends at 1 and `e[2i]` at 5.
+#[gpu_kernel]
+pub fn effects_in_order(c: &mut [u32], d: &mut [u32], c2: &mut [u32], e: &mut [i32], out: &mut [u32]) {
+    let i = grid(1);
+    if i < c.len() {
+        out[4 * i] = atomic_add(&mut c[i], 1) * 10 + atomic_add(&mut c[i], 1);
+        out[4 * i + 1] = bump(c, i) * 100 + bump(c, i);
+        out[4 * i + 2] = d[i] + atomic_exch(&mut d[i], 7);
+        out[4 * i + 3] = tens_ones(atomic_exch(&mut d[i], 9), atomic_exch(&mut d[i], 1));
+        e[2 * i + (atomic_add(&mut c2[i], 1) & 1) as usize] += 5;
+    }
+}
+
+pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
+    vec![&effects_in_order::KERNEL]
+}
