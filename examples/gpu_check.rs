@@ -1036,7 +1036,11 @@ fn fma_effect(c: &mut Check) -> Res<()> {
             gpujit_examples::verdict(nofma_exact)
         ),
         "both = CPU bit for bit",
-        if nofma_exact && gpujit_exact { "pass".into() } else { "FAIL".into() },
+        if nofma_exact && gpujit_exact {
+            "pass".into()
+        } else {
+            "FAIL".into()
+        },
     );
     Ok(())
 }

@@ -618,7 +618,7 @@ fn many_threads_barrier_path() {
     let arrived: Vec<AtomicUsize> = (0..256).map(|_| AtomicUsize::new(0)).collect();
     let saw_all = AtomicUsize::new(0);
     l.run(SharedLayout::default(), true, &|t| {
-        let b = t.block_idx().x as usize;
+        let b = t.block_idx().x;
         arrived[b].fetch_add(1, Ordering::Relaxed);
         t.syncthreads(8);
         if arrived[b].load(Ordering::Relaxed) == 1024 {
