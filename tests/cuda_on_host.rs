@@ -70,6 +70,7 @@ fn main() -> std::process::ExitCode {
             cxx => local_and_const_arrays_agree,
             cxx => small_types_and_tuple_locals_agree,
             cxx => side_effects_run_left_to_right_in_c,
+            cxx => assignments_evaluate_the_value_before_the_index_in_c,
         ],
     )
 }
@@ -1117,6 +1118,23 @@ fn side_effects_run_left_to_right_in_c() {
             z::<u32>(&[n]),
             z::<u32>(&[n]),
             z::<i32>(&[2 * n]),
+            z::<u32>(&[4 * n]),
+        ],
+        EXACT,
+    )]);
+}
+
+fn assignments_evaluate_the_value_before_the_index_in_c() {
+    use kernels::order::assign_value_before_index;
+    let n = 100;
+    check(vec![(
+        &assign_value_before_index::KERNEL,
+        lin(2),
+        (64, 1, 1),
+        vec![
+            z::<u32>(&[3 * n]),
+            z::<u32>(&[4 * n]),
+            z::<u32>(&[4 * n]),
             z::<u32>(&[4 * n]),
         ],
         EXACT,

@@ -41,6 +41,7 @@ fn main() -> std::process::ExitCode {
             any => bool_arrays_in_out_and_shared,
             any => small_shared_arrays_and_views,
             any => side_effects_run_left_to_right,
+            any => assignments_evaluate_the_value_before_the_index,
             any => tuple_locals_fields_and_destructuring,
             any => tuples_as_device_function_arguments,
             any => i64_and_u64_arithmetic_wraps,
@@ -660,6 +661,24 @@ fn side_effects_run_left_to_right() {
         assert_eq!(&host(&out)[4 * i..4 * i + 4], &[1, 203, 0, 79], "thread {i}");
         assert_eq!([host(&c)[i], host(&d)[i], host(&c2)[i]], [4, 1, 1], "thread {i}");
         assert_eq!(&host(&e)[2 * i..2 * i + 2], &[5, 0], "thread {i}");
+    }
+}
+
+fn assignments_evaluate_the_value_before_the_index() {
+    use kernels::order::assign_value_before_index;
+    let n = 100;
+    let mut c = zeros::<u32>(3 * n).unwrap();
+    let (mut y, mut ys, mut yl) = (
+        zeros::<u32>(4 * n).unwrap(),
+        zeros::<u32>(4 * n).unwrap(),
+        zeros::<u32>(4 * n).unwrap(),
+    );
+    assign_value_before_index![2, 64](&mut c, &mut y, &mut ys, &mut yl).unwrap();
+    for i in 0..n {
+        assert_eq!(&host(&y)[4 * i..4 * i + 4], &[0, 10, 0, 10], "global, thread {i}");
+        assert_eq!(&host(&ys)[4 * i..4 * i + 4], &[0, 10, 0, 12], "shared, thread {i}");
+        assert_eq!(&host(&yl)[4 * i..4 * i + 4], &[0, 12, 0, 14], "local, thread {i}");
+        assert_eq!(&host(&c)[3 * i..3 * i + 3], &[6, 2, 4], "thread {i}");
     }
 }
 

@@ -315,10 +315,14 @@ impl<'a> Emitter<'a> {
                         quote! { #p = #rhs; }
                     }
                     (Place::Elem(ArrayRef::Local(a), idx), op) => self.local_store(*a, idx, *op, v),
+                    // Rust evaluates the value, then the place (for compound
+                    // assignments on primitives too): bind the value first,
+                    // so side effects in the index come after it.
                     (Place::Elem(a, idx), None) => {
                         let (view, st, _) = self.access(*a, idx.len());
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
-                        quote! { #view.#st(#t, #(#idx,)* #v); }
+                        let value = Ident::new("gj_value", Span::mixed_site());
+                        quote! { { let #value = #v; #view.#st(#t, #(#idx,)* #value); } }
                     }
                     (Place::Elem(a, idx), Some(op)) => {
                         let (view, st, ld) = self.access(*a, idx.len());
@@ -327,8 +331,9 @@ impl<'a> Emitter<'a> {
                             .collect();
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
                         let elem = self.k.elem_type(*a);
-                        let rhs = self.binary(*op, quote! { #view.#ld(#t, #(#names),*) }, v, elem);
-                        quote! { { #(let #names: usize = #idx;)* #view.#st(#t, #(#names,)* #rhs); } }
+                        let value = Ident::new("gj_value", Span::mixed_site());
+                        let rhs = self.binary(*op, quote! { #view.#ld(#t, #(#names),*) }, quote! { #value }, elem);
+                        quote! { { let #value = #v; #(let #names: usize = #idx;)* #view.#st(#t, #(#names,)* #rhs); } }
                     }
                 }
             }
@@ -510,12 +515,20 @@ impl<'a> Emitter<'a> {
             .collect();
         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
         let value = Ident::new("gj_value", Span::mixed_site());
+        let rhs_value = Ident::new("gj_rhs", Span::mixed_site());
         let names_ts: Vec<TokenStream> = names.iter().map(|n| quote! { #n }).collect();
         let rhs = match op {
-            None => v,
-            Some(op) => self.binary(op, self.fixed_load(ArrayRef::Local(a), &names_ts), v, arr.elem),
+            None => quote! { #rhs_value },
+            Some(op) => self.binary(
+                op,
+                self.fixed_load(ArrayRef::Local(a), &names_ts),
+                quote! { #rhs_value },
+                arr.elem,
+            ),
         };
+        // The value before the index, as Rust evaluates them.
         quote! { {
+            let #rhs_value = #v;
             #(let #names: usize = #idx;)*
             let #value = #rhs;
             ::gpujit::__private::fixed_st(#t, &mut #name, [#(#names),*], #value, #label);

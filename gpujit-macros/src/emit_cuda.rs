@@ -762,8 +762,27 @@ impl Emitter<'_> {
     fn local_array(&mut self, id: usize, init: &ArrayInit) {
         let a = self.k.local_arrays[id].clone();
         let t = self.c_type(a.elem);
-        let dims: String = a.dims.iter().map(|d| format!("[{}]", d.c)).collect();
+        // C has no zero-length arrays (Rust's `[0i32; 0]` is fine): such an
+        // extent becomes 1; every index is out of range there either way.
+        let dims: String = a
+            .dims
+            .iter()
+            .map(|d| match d.c.parse::<u64>() {
+                Ok(0) => "[1]".to_string(),
+                Ok(_) => format!("[{}]", d.c),
+                Err(_) => format!("[({0}) > 0 ? ({0}) : 1]", d.c),
+            })
+            .collect();
+        // A zero-length array is never read: no fill loop (NVRTC would warn
+        // about `i < 0`), and no "set but never used" warning.
+        let empty = a.dims.iter().any(|d| d.c.parse::<u64>() == Ok(0));
+        let attr = if empty { "[[maybe_unused]] " } else { "" };
         match init {
+            ArrayInit::Repeat(v) if empty => {
+                let v = self.expr(v);
+                self.line(&format!("{attr}{t} {}{dims};", a.name));
+                self.line(&format!("{{ const {t} gj_fill = {v}; (void)gj_fill; }}"));
+            }
             ArrayInit::List(values) => {
                 // A computed element is cast to the element type: a brace
                 // list refuses C++'s narrowing (`int` arithmetic into a
@@ -784,7 +803,7 @@ impl Emitter<'_> {
                         .map(|c| format!("{{{}}}", c.join(", ")))
                         .collect();
                 }
-                self.line(&format!("{t} {}{dims} = {{{}}};", a.name, parts.join(", ")));
+                self.line(&format!("{attr}{t} {}{dims} = {{{}}};", a.name, parts.join(", ")));
             }
             ArrayInit::Repeat(v) => {
                 let v = self.expr(v);

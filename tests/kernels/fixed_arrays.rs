@@ -345,8 +345,21 @@ pub fn const_oob(k: usize, out: &mut [f32]) {
     }
 }
 
+/// Zero-length local arrays (C has none: the CUDA C must still compile):
+/// `out[i]` is their lengths' sum plus 1.
+#[gpu_kernel]
+pub fn local_zero_length(out: &mut [i32]) {
+    let i = grid(1);
+    let z = [0i32; 0];
+    let w = [[1u8; 0]; 2];
+    if i < out.len() {
+        out[i] = z.len() as i32 + w.len() as i32 - 1;
+    }
+}
+
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
+        &local_zero_length::KERNEL,
         &local_u8::KERNEL,
         &local_i32::KERNEL,
         &local_i64::KERNEL,
