@@ -396,6 +396,15 @@ pub fn run(opts: &Options) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
         }
     );
     let mut all = workloads::all(&opts.sizes)?;
+    // `GPUJIT_BENCH_ONLY=saxpy,stencil`: only the workloads whose names
+    // contain one of these words (for measuring one change quickly).
+    if let Ok(only) = std::env::var("GPUJIT_BENCH_ONLY") {
+        let words: Vec<&str> = only.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
+        all.retain(|w| words.iter().any(|word| w.name().contains(word)));
+        if all.is_empty() {
+            return Err(format!("GPUJIT_BENCH_ONLY={only:?} matches no workload").into());
+        }
+    }
     let rows = measure(&mut all, opts.rounds, opts.min_sample_secs)?;
     println!("all results equal the serial reference\n");
     print!("{}", table(&rows));
