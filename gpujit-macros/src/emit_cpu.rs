@@ -169,6 +169,10 @@ pub(crate) struct Emitter<'a> {
     /// Per local: kept in a per-thread array between the per-thread parts
     /// of a split kernel (it lives across a barrier); `let` assigns it.
     pub spilled: Vec<bool>,
+    /// Per local of a split kernel: instead of a per-thread array, its
+    /// value computed again in each part that uses it (a function of the
+    /// thread's coordinates, such as `thread_idx().x`; see `cpu_split`).
+    pub remat: Vec<Option<Expr>>,
     /// Whether `return` sets the thread's exit flag (split kernels whose
     /// threads may return before a barrier).
     pub track_exit: bool,
@@ -185,6 +189,7 @@ impl<'a> Emitter<'a> {
         Emitter {
             k,
             spilled: vec![false; k.locals.len()],
+            remat: vec![None; k.locals.len()],
             track_exit: false,
             lockstep_break: None,
             sites: Cell::new(0),

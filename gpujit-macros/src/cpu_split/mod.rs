@@ -19,6 +19,7 @@
 //! per-thread parts, `parts` decides which locals live across them and
 //! wraps each part, and this module emits the result.
 
+mod narrow;
 mod parts;
 mod plan;
 
@@ -74,12 +75,14 @@ fn split(k: &Kernel) -> Option<TokenStream> {
     uses.nodes(&nodes);
     let mut em = Emitter::new(k);
     let decls = spill_decls(k, &uses, &mut em)?;
-    let body = Split { em: &em }.nodes(&nodes);
+    let uniform = narrow::Uniform::new(k, &uses.block_vars);
+    let body = Split { em: &em, uniform }.nodes(&nodes);
     Some(quote! { #decls #body })
 }
 
 struct Split<'e, 'k> {
     em: &'e Emitter<'k>,
+    uniform: narrow::Uniform<'k>,
 }
 
 fn mixed(name: &str) -> Ident {
@@ -136,11 +139,15 @@ impl Split<'_, '_> {
     fn condition(&self, bind: &Ident, what: &str, cond: &Expr) -> TokenStream {
         match as_vote(cond) {
             Some((vote, pred)) => self.vote(bind, vote, pred),
-            None => self.uniform(quote! { #bind }, what, &[cond], self.em.expr(cond)),
+            None => self.uniform(quote! { #bind }, what, &[cond], self.em.expr(cond), true),
         }
     }
 
-    fn uniform(&self, bind: TokenStream, what: &str, exprs: &[&Expr], value: TokenStream) -> TokenStream {
+    /// Binds `bind` to `value`, which every live thread must agree on. A
+    /// `value` of `exprs` that are block-uniform and cannot fault (see
+    /// `narrow`) is evaluated once per block, since no thread can disagree
+    /// (`pure` false: `value` may fault beyond `exprs`, e.g. a zero step).
+    fn uniform(&self, bind: TokenStream, what: &str, exprs: &[&Expr], value: TokenStream, pure: bool) -> TokenStream {
         let value = wrap_part(self.em, &[], exprs, value);
         let (blk, t) = (block_ident(), thread_ident());
         let exited = if self.em.track_exit {
@@ -149,8 +156,14 @@ impl Split<'_, '_> {
         } else {
             quote! { ::core::option::Option::None }
         };
+        let eval = if pure && self.uniform.all_uniform(exprs) {
+            quote! { #blk.uniform_once(#exited, |#t| { #value }) }
+        } else {
+            quote! { #blk.uniform(#exited, #what, |#t| { #value }) }
+        };
         quote! {
-            let ::core::option::Option::Some(#bind) = #blk.uniform(#exited, #what, |#t| { #value }) else {
+            #[allow(unused_variables)]
+            let ::core::option::Option::Some(#bind) = #eval else {
                 return;
             };
         }
@@ -161,6 +174,9 @@ impl Split<'_, '_> {
         let cancel = quote! { if #blk.cancelled() { return; } };
         match n {
             Node::Threads(stmts) => {
+                if let Some(run) = self.uniform.narrowed(self.em, stmts) {
+                    return quote! { #run #cancel };
+                }
                 let body: TokenStream = stmts.iter().map(|s| self.em.stmt(s)).collect();
                 let body = wrap_part(self.em, stmts, &[], body);
                 let run = if self.em.track_exit {
@@ -220,6 +236,7 @@ impl Split<'_, '_> {
                             what,
                             &[start, end, step],
                             quote! { (#sv, #ev, #t.check_step(#st)) },
+                            false,
                         );
                         let iter = match (*rev, *inclusive) {
                             (true, true) => crate::emit_cpu::rev_step_by(&quote! { (#a..=#b) }, &s),
@@ -230,7 +247,7 @@ impl Split<'_, '_> {
                         quote! { #check for #name in #iter { #cancel #body } }
                     }
                     None => {
-                        let check = self.uniform(quote! { (#a, #b) }, what, &[start, end], quote! { (#sv, #ev) });
+                        let check = self.uniform(quote! { (#a, #b) }, what, &[start, end], quote! { (#sv, #ev) }, true);
                         let range = match (*rev, *inclusive) {
                             (true, true) => quote! { (#a..=#b).rev() },
                             (true, false) => quote! { (#a..#b).rev() },

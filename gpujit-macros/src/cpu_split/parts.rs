@@ -19,7 +19,7 @@ pub(crate) struct Uses {
     next: usize,
     pub returns: bool,
     /// The loop variables of block-level `for`s (block-wide, never spilled).
-    block_vars: Vec<LocalId>,
+    pub(super) block_vars: Vec<LocalId>,
     /// Per local array: as `parts`. An array in two parts is not spilled:
     /// the kernel runs on the coroutine path instead (see `spill_decls`).
     arrays: Vec<(Option<usize>, bool)>,
@@ -153,6 +153,18 @@ pub(crate) fn wrap_part(em: &Emitter, stmts: &[&Stmt], exprs: &[&Expr], body: To
     }
     used.sort_unstable();
     used.dedup();
+    // Rematerialized locals: computed again, unless this part binds them.
+    let mut remat = TokenStream::new();
+    for &id in &used {
+        if let (Some(init), false) = (&em.remat[id], assigned.contains(&id)) {
+            let bind = em.stmt(&Stmt::Let {
+                local: id,
+                init: Some(init.clone()),
+            });
+            remat.extend(quote! { #[allow(unused_variables)] #bind });
+        }
+    }
+    let body = quote! { #remat #body };
     used.retain(|id| em.spilled[*id]);
     if used.is_empty() {
         return body;
@@ -190,12 +202,21 @@ pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<T
     em.track_exit = uses.returns;
     let blk = block_ident();
     let mut decls = TokenStream::new();
+    let coords = coordinate_locals(k);
     for (id, l) in k.locals.iter().enumerate() {
         if uses.block_vars.contains(&id) {
             if l.mutable {
                 return None;
             }
             continue;
+        }
+        // A function of the thread's coordinates is computed again where
+        // it is used: no per-thread array (`let tid = thread_idx().x;`).
+        if uses.parts[id].1 {
+            if let Some(init) = &coords[id] {
+                em.remat[id] = Some(init.clone());
+                continue;
+            }
         }
         let param = k
             .params
@@ -231,4 +252,39 @@ pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<T
         decls.extend(quote! { let #ex = #blk.exit_flags(); });
     }
     Some(decls)
+}
+
+/// Per local: its value if it is immutable, bound by exactly one `let`, to
+/// an expression of the thread's and block's coordinates, constants and
+/// extents only, that cannot fault (no local, load, division or call), so
+/// that computing it again in any part of the same thread gives its value.
+fn coordinate_locals(k: &Kernel) -> Vec<Option<Expr>> {
+    fn pure(e: &Expr) -> bool {
+        crate::deep(|| match &e.kind {
+            ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => true,
+            ExprKind::Len(_) | ExprKind::Dim(..) | ExprKind::Grid(_) | ExprKind::GridSize(_) => true,
+            ExprKind::Builtin(_) | ExprKind::BuiltinAxis(..) => true,
+            ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => pure(a),
+            ExprKind::Binary(op, a, b) => !matches!(op, BinOp::Div | BinOp::Rem) && pure(a) && pure(b),
+            _ => false,
+        })
+    }
+    let mut bindings: Vec<(usize, Option<&Expr>)> = vec![(0, None); k.locals.len()];
+    crate::visit::each_stmt_in_block(&k.body, &mut |s| match s {
+        Stmt::Let { local, init } => {
+            bindings[*local].0 += 1;
+            bindings[*local].1 = init.as_ref();
+        }
+        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| bindings[*l].0 += 2),
+        Stmt::For { var, .. } => bindings[*var].0 += 2,
+        _ => {}
+    });
+    bindings
+        .iter()
+        .zip(&k.locals)
+        .map(|(b, l)| match b {
+            (1, Some(e)) if !l.mutable && pure(e) => Some((*e).clone()),
+            _ => None,
+        })
+        .collect()
 }

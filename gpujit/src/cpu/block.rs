@@ -34,6 +34,11 @@ pub struct Block<'a> {
     pub(super) shared_len: usize,
     pub(super) fault_count: Cell<usize>,
     pub(super) first: RefCell<Option<Fault>>,
+    /// Whether a narrowed thread loop ran ([`Block::threads_x_in`]; for
+    /// tests, see `last_launch_narrowed_blocks`), and a loop in lockstep
+    /// (counted per rayon job, not per block: no shared atomic per block).
+    pub(super) narrowed: Cell<bool>,
+    pub(super) lockstep: Cell<bool>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -81,7 +86,7 @@ impl<'a> Block<'a> {
     /// threads (for tests; see `last_launch_lockstep_blocks`).
     #[inline]
     pub fn lockstep(&self) {
-        self.launch.lockstep_blocks.fetch_add(1, Ordering::Relaxed);
+        self.lockstep.set(true);
     }
 
     /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then
@@ -123,6 +128,70 @@ impl<'a> Block<'a> {
                 f(t)
             }
         })
+    }
+
+    /// Evaluates `f` once for thread (0, 0, 0): a value the macro proved
+    /// the same in every thread and unable to fault (it uses no thread
+    /// coordinate, load, division or call), such as the bound of
+    /// [`Block::threads_x_in`].
+    #[inline(always)]
+    pub fn uniform_value<T>(&'a self, f: impl FnOnce(&Thread<'a>) -> T) -> T {
+        f(&Thread {
+            block: self,
+            tid: [0; 3],
+            base: self.base,
+            lin: 0,
+            cancel: &self.launch.cancel,
+            yielder: None,
+        })
+    }
+
+    /// [`Block::uniform`] for a value the macro proved the same in every
+    /// thread and unable to fault (see [`Block::uniform_value`]): evaluated
+    /// once, and `None` only if every thread returned (`exited`).
+    #[inline(always)]
+    pub fn uniform_once<T>(&'a self, exited: Option<&[Cell<bool>]>, f: impl FnOnce(&Thread<'a>) -> T) -> Option<T> {
+        if exited.is_some_and(|e| e.iter().all(Cell::get)) {
+            return None;
+        }
+        Some(self.uniform_value(f))
+    }
+
+    /// [`Block::threads`] (or [`Block::live_threads`] with `exited`) for the
+    /// threads with `lo <= threadIdx.x < hi` only, `x` fastest: a part that
+    /// is one `if threadIdx.x < E { .. }` (or `==`, `>=`, ...) with `E` the
+    /// same in every thread (a block reduction's halving step) runs its body
+    /// for those threads without visiting the others. The range is clamped
+    /// to the block (a negative `hi` runs no thread).
+    #[inline(always)]
+    pub fn threads_x_in(&'a self, exited: Option<&[Cell<bool>]>, lo: i128, hi: i128, mut f: impl FnMut(&Thread<'a>)) {
+        let [bx, by, bz] = self.launch.block;
+        // Both in `0..=bx` (at most 1024), so the conversions cannot fail.
+        let clamp = |v: i128| usize::try_from(v.clamp(0, bx as i128)).unwrap_or(0);
+        let (x0, x1) = (clamp(lo), clamp(hi));
+        self.narrowed.set(true);
+        let base = self.base;
+        let cancel = &self.launch.cancel;
+        let mut row = 0;
+        for z in 0..bz {
+            for y in 0..by {
+                for x in x0..x1 {
+                    let lin = row + x;
+                    if exited.is_some_and(|e| e.get(lin).is_some_and(Cell::get)) {
+                        continue;
+                    }
+                    f(&Thread {
+                        block: self,
+                        tid: [x, y, z],
+                        base,
+                        lin,
+                        cancel,
+                        yielder: None,
+                    });
+                }
+                row += bx;
+            }
+        }
     }
 
     /// One flag per thread, all false: set by a thread's `return` in a kernel
@@ -282,8 +351,10 @@ impl<'a> Block<'a> {
         // SAFETY: `byte_offset + size_of::<T>() * product(dims) <= shared_len`,
         // so the elements lie inside the block's shared buffer; the buffer is
         // 16-byte aligned (or more) and `byte_offset` is a multiple of
-        // `align_of::<T>()` (at most 8). The buffer stays allocated until
-        // `run_block` returns, after every borrow of this `Block` ended, and
+        // `align_of::<T>()` (at most 8). The buffer (the rayon job's, see
+        // `exec::Batch`) stays allocated, and is neither zeroed again nor
+        // resized for the job's next block, until `run_block` returns, after
+        // every borrow of this `Block` ended, and
         // the block (all of its threads, coroutines included) runs on one OS
         // thread; the view is `!Send + !Sync`, so it cannot be used from another.
         unsafe { View::shared(self.shared_ptr.add(byte_offset).cast::<T>(), dims, name) }
@@ -323,13 +394,13 @@ impl<'a> Block<'a> {
     }
 
     /// Merges this block's faults into the launch's.
-    pub(super) fn publish(self) {
+    pub(super) fn publish(&self) {
         let count = self.fault_count.get();
         if count == 0 {
             return;
         }
         self.launch.faults.fetch_add(count, Ordering::Relaxed);
-        if let Some(f) = self.first.into_inner() {
+        if let Some(f) = self.first.take() {
             let mut first = self.launch.first.lock().unwrap_or_else(|e| e.into_inner());
             if first.as_ref().is_none_or(|g| f.block_key < g.block_key) {
                 *first = Some(f);
@@ -342,8 +413,9 @@ thread_local! {
     static SHARED: Cell<Vec<u128>> = const { Cell::new(Vec::new()) };
 }
 
-/// The shared-memory buffer of a block, taken from (and given back to) a
-/// per-OS-thread cache.
+/// The shared-memory buffer of the blocks of one rayon job, taken from (and
+/// given back to) a per-OS-thread cache.
+#[derive(Default)]
 pub(super) struct SharedBuf {
     words: Vec<u128>,
 }

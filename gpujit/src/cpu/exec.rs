@@ -175,18 +175,26 @@ impl<'a> CpuLaunch<'a> {
             cancel: AtomicBool::new(false),
             coroutine_blocks: AtomicUsize::new(0),
             lockstep_blocks: AtomicUsize::new(0),
+            narrowed_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
         // every remaining block index.
+        //
+        // Small blocks run in batches (see `batch_len`): each rayon job takes
+        // the shared buffer once and walks its run of consecutive blocks.
+        let min_len = batch_len(blocks, ctx.threads_per_block, rayon::current_num_threads());
         let run_all = || {
-            let _ = (0..blocks).into_par_iter().try_for_each(|b| {
-                if ctx.cancel.load(Ordering::Relaxed) {
-                    return Err(());
-                }
-                ctx.run_block(b, body);
-                Ok(())
-            });
+            let _ = (0..blocks).into_par_iter().with_min_len(min_len).try_for_each_init(
+                || Batch::new(&ctx),
+                |batch, b| {
+                    if ctx.cancel.load(Ordering::Relaxed) {
+                        return Err(());
+                    }
+                    ctx.run_block(batch, b, body);
+                    Ok(())
+                },
+            );
         };
         match limit {
             None => run_all(),
@@ -216,6 +224,7 @@ impl<'a> CpuLaunch<'a> {
             c.set([
                 ctx.coroutine_blocks.load(Ordering::Relaxed),
                 ctx.lockstep_blocks.load(Ordering::Relaxed),
+                ctx.narrowed_blocks.load(Ordering::Relaxed),
             ])
         });
         if ctx.cancel.load(Ordering::Relaxed) {
@@ -276,22 +285,86 @@ pub(super) struct LaunchCtx {
     pub(super) coroutine_blocks: AtomicUsize,
     /// Blocks that ran a loop in lockstep across threads.
     pub(super) lockstep_blocks: AtomicUsize,
+    /// Blocks that ran a narrowed thread loop (`Block::threads_x_in`).
+    pub(super) narrowed_blocks: AtomicUsize,
+}
+
+/// The fewest consecutive blocks a rayon job runs: enough for about
+/// `BATCH_THREADS` threads, so that launching many tiny blocks costs little
+/// more than a rayon loop over as many items, but never so many that fewer
+/// than `4 * workers` jobs remain for balancing blocks of unequal work.
+fn batch_len(blocks: usize, threads_per_block: usize, workers: usize) -> usize {
+    const BATCH_THREADS: usize = 4096;
+    let fill = BATCH_THREADS / threads_per_block.max(1);
+    let spread = blocks / (4 * workers.max(1));
+    fill.min(spread).max(1)
+}
+
+/// What one rayon job keeps across its run of blocks: the shared-memory
+/// buffer, the last block's coordinates (the next block's follow without
+/// divisions), and its counts of blocks per path (added to the launch's
+/// once, at the end of the job).
+struct Batch<'c> {
+    ctx: &'c LaunchCtx,
+    shared: SharedBuf,
+    last: Option<(usize, [usize; 3])>,
+    lockstep: usize,
+    narrowed: usize,
+}
+
+impl<'c> Batch<'c> {
+    fn new(ctx: &'c LaunchCtx) -> Batch<'c> {
+        Batch {
+            ctx,
+            shared: SharedBuf::take(ctx.shared),
+            last: None,
+            lockstep: 0,
+            narrowed: 0,
+        }
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        std::mem::take(&mut self.shared).give_back();
+        if self.lockstep > 0 {
+            self.ctx.lockstep_blocks.fetch_add(self.lockstep, Ordering::Relaxed);
+        }
+        if self.narrowed > 0 {
+            self.ctx.narrowed_blocks.fetch_add(self.narrowed, Ordering::Relaxed);
+        }
+    }
 }
 
 impl LaunchCtx {
-    /// Runs one block: its shared memory, the kernel's block function, and
-    /// the merge of its faults into the launch's.
-    fn run_block(&self, linear: usize, body: &(dyn Fn(&Block<'_>) + Sync)) {
+    /// The coordinates of block `linear` (`x` fastest), from `last`'s when
+    /// it is the block before.
+    fn block_idx(&self, linear: usize, last: Option<(usize, [usize; 3])>) -> [usize; 3] {
+        let g = self.grid;
+        match last {
+            Some((l, [x, y, z])) if l + 1 == linear => {
+                if x + 1 < g[0] {
+                    [x + 1, y, z]
+                } else if y + 1 < g[1] {
+                    [0, y + 1, z]
+                } else {
+                    [0, 0, z + 1]
+                }
+            }
+            _ => [linear % g[0], (linear / g[0]) % g[1], linear / (g[0] * g[1])],
+        }
+    }
+
+    /// Runs one block: its shared memory (from the job's `batch`), the
+    /// kernel's block function, and the merge of its faults into the
+    /// launch's.
+    fn run_block(&self, batch: &mut Batch<'_>, linear: usize, body: &(dyn Fn(&Block<'_>) + Sync)) {
         if self.cancel.load(Ordering::Relaxed) {
             return;
         }
-        let idx = [
-            linear % self.grid[0],
-            (linear / self.grid[0]) % self.grid[1],
-            linear / (self.grid[0] * self.grid[1]),
-        ];
-        let mut shared = SharedBuf::take(self.shared);
-        let (shared_ptr, shared_len) = shared.zeroed_region(self.shared);
+        let idx = self.block_idx(linear, batch.last);
+        batch.last = Some((linear, idx));
+        let (shared_ptr, shared_len) = batch.shared.zeroed_region(self.shared);
         let b = Block {
             launch: self,
             linear,
@@ -301,14 +374,17 @@ impl LaunchCtx {
             shared_len,
             fault_count: Cell::new(0),
             first: RefCell::new(None),
+            narrowed: Cell::new(false),
+            lockstep: Cell::new(false),
         };
         // The thread loops and coroutines catch their threads' panics; this
         // catches one of the block function itself (a gpujit bug).
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&b))) {
             b.record_panic([0; 3], &*payload);
         }
-        shared.give_back();
         b.publish();
+        batch.lockstep += usize::from(b.lockstep.get());
+        batch.narrowed += usize::from(b.narrowed.get());
     }
 }
 
@@ -328,8 +404,9 @@ thread_local! {
 
 thread_local! {
     /// Blocks of the last launch made on this OS thread that ran as
-    /// coroutines, and that ran a loop in lockstep.
-    static LAST_PATHS: Cell<[usize; 2]> = const { Cell::new([0; 2]) };
+    /// coroutines, that ran a loop in lockstep, and that ran a narrowed
+    /// thread loop.
+    static LAST_PATHS: Cell<[usize; 3]> = const { Cell::new([0; 3]) };
 }
 
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
@@ -356,6 +433,13 @@ pub fn last_launch_coroutine_blocks() -> usize {
 /// in lockstep across their threads (loop interchange).
 pub fn last_launch_lockstep_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[1]
+}
+
+/// How many blocks of the last CPU launch made on this OS thread ran a part
+/// `if threadIdx.x < E { .. }` (with `E` block-uniform) as a loop over the
+/// threads below `E` only (for tests that check the narrowed loop is used).
+pub fn last_launch_narrowed_blocks() -> usize {
+    LAST_PATHS.with(Cell::get)[2]
 }
 
 /// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].

@@ -1,0 +1,240 @@
+//! Narrowed thread loops: a per-thread part of a split kernel that is one
+//! `if threadIdx.x < E { .. }` with `E` the same in every thread of the
+//! block (a block reduction's halving step) loops over the threads with
+//! `x < E` only, instead of visiting every thread to test the condition;
+//! likewise `<=`, `==`, `>=`, `>` (either side), and `tx < E && rest` with
+//! `rest` tested per thread.
+//!
+//! `E` must be block-uniform and unable to fault, so that evaluating it once
+//! per block (for thread (0, 0, 0)) gives every thread's value and the same
+//! faults (none): it may use literals, constants, immutable scalar
+//! parameters, array extents, `block_dim()`, `block_idx()`, `grid_dim()`,
+//! `gridsize(..)`, the variables of block-level `for` loops, and `let`s at
+//! the start of the part whose values are such expressions themselves
+//! (`let stride = BLOCK >> level;`); no division, remainder, load or call.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use crate::emit_cpu::{block_ident, exited_ident, thread_ident, Emitter};
+use crate::model::*;
+use crate::visit::each_stmt_in_block;
+
+/// What decides whether an expression is block-uniform in one part.
+pub(super) struct Uniform<'k> {
+    k: &'k Kernel,
+    /// Per local: block-uniform (an immutable scalar parameter or the
+    /// variable of a block-level `for`).
+    uniform: Vec<bool>,
+    /// Per local: immutable and bound only to `threadIdx.x` (or a cast of
+    /// it), or only to `thread_idx()` for an `Idx3`.
+    thread_x: Vec<bool>,
+    thread_idx: Vec<bool>,
+}
+
+impl<'k> Uniform<'k> {
+    pub(super) fn new(k: &'k Kernel, block_vars: &[LocalId]) -> Self {
+        let n = k.locals.len();
+        let mut uniform = vec![false; n];
+        for (id, l) in k.locals.iter().enumerate() {
+            let param = k
+                .params
+                .iter()
+                .any(|p| p.name == l.name && matches!(p.kind, ParamKind::Scalar(_)));
+            uniform[id] = (param && !l.mutable) || block_vars.contains(&id);
+        }
+        // Every value each local is bound to, by `let` or a tuple `let`.
+        let mut inits: Vec<Vec<&Expr>> = vec![Vec::new(); n];
+        let mut other = vec![false; n];
+        each_stmt_in_block(&k.body, &mut |s| match s {
+            Stmt::Let { local, init: Some(e) } => inits[*local].push(e),
+            Stmt::Let { local, init: None } => other[*local] = true,
+            Stmt::LetTuple { locals, parts } => {
+                for (l, e) in locals.iter().zip(parts) {
+                    if let Some(l) = l {
+                        inits[*l].push(e);
+                    }
+                }
+            }
+            Stmt::For { var, .. } => other[*var] = true,
+            _ => {}
+        });
+        let mut u = Uniform {
+            k,
+            uniform,
+            thread_x: vec![false; n],
+            thread_idx: vec![false; n],
+        };
+        let bound = |id: LocalId, f: &dyn Fn(&Expr) -> bool| {
+            !k.locals[id].mutable && !other[id] && !inits[id].is_empty() && inits[id].iter().all(|e| f(e))
+        };
+        // Locals are declared before they are used, so locals bound to
+        // `thread_idx()` come first; two rounds let `let t = thread_idx();
+        // let tx = t.x;` resolve whatever the ids' order.
+        for id in 0..n {
+            u.thread_idx[id] = bound(id, &|e| matches!(e.kind, ExprKind::Builtin(Builtin::ThreadIdx)));
+        }
+        for _ in 0..2 {
+            for id in 0..n {
+                if !u.thread_x[id] {
+                    let tx = bound(id, &|e| u.is_thread_x(e));
+                    u.thread_x[id] = tx;
+                }
+            }
+        }
+        u
+    }
+
+    /// `threadIdx.x`, an immutable local bound to it, or a cast of either to
+    /// an integer type that holds every `threadIdx.x` (at most 1023).
+    fn is_thread_x(&self, e: &Expr) -> bool {
+        crate::deep(|| match &e.kind {
+            ExprKind::BuiltinAxis(Builtin::ThreadIdx, Axis::X) => true,
+            ExprKind::Idx3Field(base, Axis::X) => match base.kind {
+                ExprKind::Builtin(Builtin::ThreadIdx) => true,
+                ExprKind::Local(id) => self.thread_idx[id],
+                _ => false,
+            },
+            ExprKind::Local(id) => self.thread_x[*id],
+            ExprKind::Cast(inner, to) => {
+                matches!(
+                    to,
+                    Scalar::I16 | Scalar::U16 | Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::Usize
+                ) && self.is_thread_x(inner)
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether `e` has the same value in every thread of the block and
+    /// cannot fault (see the module docs); `extra` are further uniform locals.
+    fn is_uniform(&self, e: &Expr, extra: &[LocalId]) -> bool {
+        crate::deep(|| match &e.kind {
+            ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => true,
+            ExprKind::Len(_) | ExprKind::Dim(..) | ExprKind::GridSize(_) => true,
+            ExprKind::Local(id) => self.uniform[*id] || extra.contains(id),
+            ExprKind::Builtin(b) | ExprKind::BuiltinAxis(b, _) => *b != Builtin::ThreadIdx,
+            ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => self.is_uniform(a, extra),
+            ExprKind::Binary(op, a, b) => {
+                !matches!(op, BinOp::Div | BinOp::Rem) && self.is_uniform(a, extra) && self.is_uniform(b, extra)
+            }
+            ExprKind::Math(MathFn::Min | MathFn::Max, args) => args.iter().all(|a| self.is_uniform(a, extra)),
+            _ => false,
+        })
+    }
+
+    /// Whether every expression in `exprs` is block-uniform and fault-free.
+    pub(super) fn all_uniform(&self, exprs: &[&Expr]) -> bool {
+        exprs.iter().all(|e| self.is_uniform(e, &[]))
+    }
+
+    /// The part `stmts` as a narrowed loop, or `None` if it is not one
+    /// `if threadIdx.x < E { .. }` or a sibling (after uniform `let`s).
+    pub(super) fn narrowed(&self, em: &Emitter, stmts: &[&Stmt]) -> Option<TokenStream> {
+        let (last, lets) = stmts.split_last()?;
+        let mut hoisted = Vec::new();
+        for s in lets {
+            match s {
+                Stmt::Let { local, init: Some(e) }
+                    if !self.k.locals[*local].mutable && !em.spilled[*local] && self.is_uniform(e, &hoisted) =>
+                {
+                    hoisted.push(*local)
+                }
+                Stmt::Line(_) => {}
+                _ => return None,
+            }
+        }
+        let Stmt::If { cond, then, els: None } = last else {
+            return None;
+        };
+        // `tx < E && rest`: narrowed on the first test, `rest` per thread.
+        let (test, rest) = match &cond.kind {
+            ExprKind::Binary(BinOp::And, a, b) => (&**a, Some(&**b)),
+            _ => (cond, None),
+        };
+        // The range of `threadIdx.x` the test admits, as `[lo, hi)` in i128
+        // (no overflow for any 64-bit `E`; the runtime clamps to the block).
+        let (e, range) = match &test.kind {
+            ExprKind::Binary(op, x, e) if self.is_thread_x(x) => (&**e, Range::of(*op)?),
+            ExprKind::Binary(op, e, x) if self.is_thread_x(x) => (&**e, Range::of(flip(*op)?)?),
+            _ => return None,
+        };
+        if !self.is_uniform(e, &hoisted) {
+            return None;
+        }
+        let (blk, t) = (block_ident(), thread_ident());
+        let lets: TokenStream = lets.iter().map(|s| em.stmt(s)).collect();
+        let e = em.expr(e);
+        let e = quote! { ((#e) as i128) };
+        let (lo, hi) = match range {
+            Range::Below => (quote! { 0i128 }, e),
+            Range::UpTo => (quote! { 0i128 }, quote! { #e + 1 }),
+            Range::At => (e.clone(), quote! { #e + 1 }),
+            Range::From => (e, quote! { i128::MAX }),
+            Range::Above => (quote! { #e + 1 }, quote! { i128::MAX }),
+        };
+        let then = em.block_stmts(then);
+        let body = match rest {
+            Some(r) => {
+                let r = em.expr(r);
+                quote! { #lets if #r { #then } }
+            }
+            None => quote! { #lets { #then } },
+        };
+        let body = super::wrap_part(em, stmts, &[], body);
+        let exited = if em.track_exit {
+            let ex = exited_ident();
+            quote! { ::core::option::Option::Some(&#ex) }
+        } else {
+            quote! { ::core::option::Option::None }
+        };
+        let (a, b) = (
+            Ident::new("gj_lo", Span::mixed_site()),
+            Ident::new("gj_hi", Span::mixed_site()),
+        );
+        Some(quote! {
+            #[allow(unused_variables)]
+            let (#a, #b): (i128, i128) = #blk.uniform_value(|#t| { #lets (#lo, #hi) });
+            #blk.threads_x_in(#exited, #a, #b, |#t| { #body });
+        })
+    }
+}
+
+/// Which `threadIdx.x` a test `threadIdx.x OP E` admits.
+enum Range {
+    /// `< E`
+    Below,
+    /// `<= E`
+    UpTo,
+    /// `== E`
+    At,
+    /// `>= E`
+    From,
+    /// `> E`
+    Above,
+}
+
+/// `b OP' a` for `a OP b`: the comparison with its operands swapped.
+fn flip(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        BinOp::Eq => BinOp::Eq,
+        _ => return None,
+    })
+}
+
+impl Range {
+    fn of(op: BinOp) -> Option<Range> {
+        Some(match op {
+            BinOp::Lt => Range::Below,
+            BinOp::Le => Range::UpTo,
+            BinOp::Eq => Range::At,
+            BinOp::Ge => Range::From,
+            BinOp::Gt => Range::Above,
+            _ => return None,
+        })
+    }
+}
