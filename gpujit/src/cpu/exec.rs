@@ -293,7 +293,7 @@ pub(super) struct LaunchCtx {
 /// `BATCH_THREADS` threads, so that launching many tiny blocks costs little
 /// more than a rayon loop over as many items, but never so many that fewer
 /// than `4 * workers` jobs remain for balancing blocks of unequal work.
-fn batch_len(blocks: usize, threads_per_block: usize, workers: usize) -> usize {
+pub(super) fn batch_len(blocks: usize, threads_per_block: usize, workers: usize) -> usize {
     const BATCH_THREADS: usize = 4096;
     let fill = BATCH_THREADS / threads_per_block.max(1);
     let spread = blocks / (4 * workers.max(1));

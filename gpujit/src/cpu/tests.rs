@@ -628,3 +628,111 @@ fn many_threads_barrier_path() {
     .unwrap();
     assert_eq!(saw_all.load(Ordering::Relaxed), 256 * 1024);
 }
+
+/// Many one-thread blocks run in batches per rayon job: each block must
+/// still get its own coordinates (computed without divisions from the
+/// previous block's) and zeroed shared memory.
+#[test]
+fn batched_blocks_get_their_coordinates_and_zeroed_shared_memory() {
+    let k = kernel("batched", &[], |_, _| Ok(()), false);
+    for grid in [(7, 5, 3), (5000, 1, 1), (1, 1000, 2), (3, 1, 700)] {
+        let blocks = grid.0 * grid.1 * grid.2;
+        let mut out = cpu_zeros::<u64>(blocks).unwrap();
+        let arg = KernelArg::array_mut(&mut out);
+        let v = View::<u64>::from_arg(&arg, "out");
+        CpuLaunch::new(&k, cfg(grid, 1))
+            .run(SharedLayout { bytes: 8, align: 8 }, false, &|t| {
+                let s = t.block().shared::<u64>(0, &[1], "s");
+                let b = t.block_idx();
+                let lin = (b.z * grid.1 + b.y) * grid.0 + b.x;
+                let code = ((b.z as u64) << 40) | ((b.y as u64) << 20) | b.x as u64;
+                // Bit 63: the block found its shared memory dirty.
+                v.st(t, lin, code | (u64::from(s.ld(t, 0) != 0) << 63));
+                s.st(t, 0, 99);
+            })
+            .unwrap();
+        let want: Vec<u64> = (0..blocks)
+            .map(|l| {
+                let (x, y, z) = (l % grid.0, (l / grid.0) % grid.1, l / (grid.0 * grid.1));
+                ((z as u64) << 40) | ((y as u64) << 20) | x as u64
+            })
+            .collect();
+        assert!(out.copy_to_host().unwrap() == want, "grid {grid:?}");
+    }
+}
+
+/// A panic of the block function itself (a gpujit bug) ends only its block:
+/// the other blocks of its batch still run, and the report names the lowest
+/// such block; faults in many blocks are counted exactly.
+#[test]
+fn faults_and_panics_in_batched_blocks_are_per_block() {
+    let k = kernel("batched_faults", &[], |_, _| Ok(()), false);
+    let blocks = 3000;
+    let mut out = cpu_zeros::<u32>(blocks).unwrap();
+    let arg = KernelArg::array_mut(&mut out);
+    let v = View::<u32>::from_arg(&arg, "out");
+    let err = CpuLaunch::new(&k, cfg(blocks, 1))
+        .run_blocks(SharedLayout::default(), &|b| {
+            if b.idx[0] == 700 || b.idx[0] == 2100 {
+                panic!("block {}", b.idx[0]);
+            }
+            b.threads(|t| v.st(t, t.grid1(), 1));
+        })
+        .unwrap_err();
+    match err {
+        Error::KernelFault {
+            block,
+            thread,
+            message,
+            faults,
+            ..
+        } => {
+            assert_eq!((block, thread, faults), ([700, 0, 0], [0, 0, 0], 2));
+            assert_eq!(message, "kernel panicked: block 700");
+        }
+        other => panic!("expected a kernel fault, got {other}"),
+    }
+    let host = out.copy_to_host().unwrap();
+    let ran: Vec<usize> = (0..blocks).filter(|&i| host[i] == 0).collect();
+    assert_eq!(ran, [700, 2100], "blocks that did not run");
+    // Every third block reads out of range: 1000 faults, the first in block 1.
+    let data = cpu_zeros::<u32>(blocks).unwrap();
+    let arg = KernelArg::array(&data);
+    let d = View::<u32>::from_arg(&arg, "data");
+    let err = CpuLaunch::new(&k, cfg(blocks, 1))
+        .run(SharedLayout::default(), false, &|t| {
+            let i = t.grid1();
+            let _ = d.ld(t, if i % 3 == 1 { blocks + i } else { i });
+        })
+        .unwrap_err();
+    match err {
+        Error::KernelFault {
+            block, thread, faults, ..
+        } => assert_eq!((block, thread, faults), ([1, 0, 0], [0, 0, 0], 1000)),
+        other => panic!("expected a kernel fault, got {other}"),
+    }
+}
+
+/// The batch length: enough blocks for about 4096 threads, but at least
+/// four jobs per worker when there are that many blocks, and never zero.
+#[test]
+fn batch_lengths() {
+    use crate::cpu::exec::batch_len;
+    for (blocks, tpb, workers) in [
+        (1000, 1, 2),
+        (65536, 256, 2),
+        (1, 1024, 2),
+        (10, 1, 64),
+        (1 << 31, 1, 16),
+    ] {
+        let len = batch_len(blocks, tpb, workers);
+        assert!(len >= 1);
+        assert!(len == 1 || len * tpb <= 4096, "{blocks} {tpb} {workers}: {len}");
+        assert!(
+            len == 1 || blocks / len >= 4 * workers,
+            "{blocks} {tpb} {workers}: {len}"
+        );
+    }
+    assert_eq!(batch_len(1000, 1, 2), 125);
+    assert_eq!(batch_len(65536, 256, 2), 16);
+}
