@@ -1,7 +1,8 @@
 //! The CPU executor: runs every thread of a grid with CUDA semantics.
 //!
-//! Blocks run in parallel on all cores (rayon, one task per block, `blockIdx.x`
-//! fastest). Each block calls the kernel's generated block function once
+//! Blocks run in parallel on all cores (rayon, `blockIdx.x` fastest; a rayon
+//! job runs a batch of consecutive blocks when they are small, see
+//! `batch_len`, sharing one shared-memory buffer). Each block calls the kernel's generated block function once
 //! (through `dyn`, so the executor is compiled once, not per kernel), which
 //! runs the block's threads as loops (see `block.rs`) or, for kernels the
 //! macro cannot split at their barriers, as coroutines (`coro.rs`).

@@ -7,7 +7,9 @@
 //! - `Block`: `threads(|t| ..)` (the thread loop), `live_threads(&exited, |t| ..)`, `exit_flags()`,
 //!   `per_thread(init)` (locals across barriers, indexed by `t.lin()`), `uniform(exited, what, |t| v)`
 //!   (`None`: end the block), `barrier(&exited)`, `step_by`/`step_by_inclusive` (block-level loops),
-//!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`.
+//!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`,
+//!   `uniform_value(|t| v)` / `uniform_once(exited, |t| v)` (a value the macro proved block-uniform and
+//!   fault-free, evaluated once), `threads_x_in(exited, lo, hi, |t| ..)` (the threads with `lo <= x < hi`).
 //! - `Thread` methods: `grid1/2/3`, `gridsize1/2/3`, `thread_idx`, `block_idx`, `block_dim`, `grid_dim`
 //!   (all `usize` / tuples of `usize` / `Idx3`), `lin()`, `syncthreads(site)` (coroutine path only),
 //!   `fault(msg)`, `div(a, b)`, `rem(a, b)` (integer; ÷0 is a fault that yields 0),
