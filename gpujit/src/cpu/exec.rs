@@ -359,10 +359,8 @@ impl LaunchCtx {
     /// Runs one block: its shared memory (from the job's `batch`), the
     /// kernel's block function, and the merge of its faults into the
     /// launch's.
+    /// (The caller has checked the cancel flag.)
     fn run_block(&self, batch: &mut Batch<'_>, linear: usize, body: &(dyn Fn(&Block<'_>) + Sync)) {
-        if self.cancel.load(Ordering::Relaxed) {
-            return;
-        }
         let idx = self.block_idx(linear, batch.last);
         batch.last = Some((linear, idx));
         let (shared_ptr, shared_len) = batch.shared.zeroed_region(self.shared);
