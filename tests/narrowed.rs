@@ -149,13 +149,15 @@ fn reduction_for_any_block_size_with_a_bound_past_the_block() -> gpujit::Result<
 
 /// `count[g]` = how many `k` in 0..4 have `tx < n - k` (as `i32`): `n - k`
 /// from a parameter and the split loop's variable, negative for small `n`
-/// (and wrapped to `i32::MAX` for `n = i32::MIN`, `k > 0`).
+/// (and wrapped to `i32::MAX` for `n = i32::MIN`, `k > 0`), bound by a `let`
+/// after a per-thread `let` in the same part.
 #[gpu_kernel]
 fn count_below_signed(n: i32, count: &mut [u32]) {
-    let g = grid(1);
     let tx = thread_idx().x as i32;
     for k in 0..4 {
-        if tx < n - k {
+        let g = grid(1);
+        let bound = n - k;
+        if tx < bound {
             count[g] += 1;
         }
         syncthreads();
@@ -243,8 +245,9 @@ fn every_comparison_and_a_let_bound_thread_index() -> gpujit::Result<()> {
     Ok(())
 }
 
-/// Threads at and past `m` return first; the narrowed part after them must
-/// skip them (no barrier lies between: the only one is never reached).
+/// Threads at and past `m` return first (a narrowed part itself); the
+/// narrowed part after them must skip them (no barrier lies between: the
+/// only one is never reached).
 #[gpu_kernel]
 fn after_returns(m: usize, e: usize, out: &mut [u32]) {
     let tid = thread_idx().x;
@@ -274,9 +277,9 @@ fn threads_that_returned_stay_out() -> gpujit::Result<()> {
                 }
             })
             .collect();
-        // With m = 0 every thread returns and no block gets to the loop.
-        let narrowed = if m == 0 { 0 } else { blocks };
-        let (split, coro) = on_both_paths(narrowed, || -> gpujit::Result<Vec<u32>> {
+        // The first part, `if tid >= m { return; }`, is narrowed too (even
+        // for m = 0, where every thread returns and no block gets further).
+        let (split, coro) = on_both_paths(blocks, || -> gpujit::Result<Vec<u32>> {
             let mut d = zeros::<u32>(blocks * block)?;
             after_returns![blocks, block](m, e, &mut d)?;
             d.copy_to_host()

@@ -132,13 +132,19 @@ impl<'k> Uniform<'k> {
     /// `if threadIdx.x < E { .. }` or a sibling (after uniform `let`s).
     pub(super) fn narrowed(&self, em: &Emitter, stmts: &[&Stmt]) -> Option<TokenStream> {
         let (last, lets) = stmts.split_last()?;
+        // Leading `let`s of this part only (not spilled) that cannot fault:
+        // uniform ones may appear in `E`; per-thread ones (`let g =
+        // grid(1);`) are computed by the threads in range only, which is
+        // unobservable since the others would drop them.
         let mut hoisted = Vec::new();
         for s in lets {
             match s {
-                Stmt::Let { local, init: Some(e) }
-                    if !self.k.locals[*local].mutable && !em.spilled[*local] && self.is_uniform(e, &hoisted) =>
-                {
-                    hoisted.push(*local)
+                Stmt::Let { local, init: Some(e) } if !self.k.locals[*local].mutable && !em.spilled[*local] => {
+                    if self.is_uniform(e, &hoisted) {
+                        hoisted.push(*local);
+                    } else if !super::parts::coordinate_pure(e) {
+                        return None;
+                    }
                 }
                 Stmt::Line(_) => {}
                 _ => return None,

@@ -259,16 +259,6 @@ pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<T
 /// extents only, that cannot fault (no local, load, division or call), so
 /// that computing it again in any part of the same thread gives its value.
 fn coordinate_locals(k: &Kernel) -> Vec<Option<Expr>> {
-    fn pure(e: &Expr) -> bool {
-        crate::deep(|| match &e.kind {
-            ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => true,
-            ExprKind::Len(_) | ExprKind::Dim(..) | ExprKind::Grid(_) | ExprKind::GridSize(_) => true,
-            ExprKind::Builtin(_) | ExprKind::BuiltinAxis(..) => true,
-            ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => pure(a),
-            ExprKind::Binary(op, a, b) => !matches!(op, BinOp::Div | BinOp::Rem) && pure(a) && pure(b),
-            _ => false,
-        })
-    }
     let mut bindings: Vec<(usize, Option<&Expr>)> = vec![(0, None); k.locals.len()];
     crate::visit::each_stmt_in_block(&k.body, &mut |s| match s {
         Stmt::Let { local, init } => {
@@ -283,8 +273,24 @@ fn coordinate_locals(k: &Kernel) -> Vec<Option<Expr>> {
         .iter()
         .zip(&k.locals)
         .map(|(b, l)| match b {
-            (1, Some(e)) if !l.mutable && pure(e) => Some((*e).clone()),
+            (1, Some(e)) if !l.mutable && coordinate_pure(e) => Some((*e).clone()),
             _ => None,
         })
         .collect()
+}
+
+/// Whether `e` is computed from the thread's and block's coordinates,
+/// constants and extents alone and cannot fault (no local, load, division
+/// or call).
+pub(super) fn coordinate_pure(e: &Expr) -> bool {
+    crate::deep(|| match &e.kind {
+        ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => true,
+        ExprKind::Len(_) | ExprKind::Dim(..) | ExprKind::Grid(_) | ExprKind::GridSize(_) => true,
+        ExprKind::Builtin(_) | ExprKind::BuiltinAxis(..) => true,
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => coordinate_pure(a),
+        ExprKind::Binary(op, a, b) => {
+            !matches!(op, BinOp::Div | BinOp::Rem) && coordinate_pure(a) && coordinate_pure(b)
+        }
+        _ => false,
+    })
 }
