@@ -7,7 +7,10 @@
 //! - `Block`: `threads(|t| ..)` (the thread loop), `live_threads(&exited, |t| ..)`, `exit_flags()`,
 //!   `per_thread(init)` (locals across barriers, indexed by `t.lin()`), `uniform(exited, what, |t| v)`
 //!   (`None`: end the block), `barrier(&exited)`, `step_by`/`step_by_inclusive` (block-level loops),
-//!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`.
+//!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`,
+//!   `lockstep()` (counts a block whose loop ran in lockstep).
+//! - Lockstep loops: `StrideIndex::stride_trips/stride_at`, `LoopState` (per thread), `common_step(&state)`,
+//!   `common_range(&state)` (see `lockstep.rs`).
 //! - `Thread` methods: `grid1/2/3`, `gridsize1/2/3`, `thread_idx`, `block_idx`, `block_dim`, `grid_dim`
 //!   (all `usize` / tuples of `usize` / `Idx3`), `lin()`, `syncthreads(site)` (coroutine path only),
 //!   `fault(msg)`, `div(a, b)`, `rem(a, b)` (integer; ÷0 is a fault that yields 0),
@@ -26,6 +29,7 @@ mod block;
 mod coro;
 mod exec;
 mod fixed;
+mod lockstep;
 mod math;
 mod ops;
 mod thread;
@@ -41,6 +45,7 @@ pub use exec::{
     CpuLaunch, SharedLayout,
 };
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
+pub use lockstep::{common_range, common_step, LoopState, StrideIndex};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use thread::Thread;
