@@ -278,7 +278,11 @@ fn grid_stride_with_a_partial_last_round_and_idle_threads() -> gpujit::Result<()
         });
         assert_eq!(a?, want, "n = {n}");
         assert_eq!(b?, want, "n = {n}");
-        assert_eq!(lockstep, expected(blocks), "every block has one step, gridsize(1): all run in lockstep (n = {n})");
+        assert_eq!(
+            lockstep,
+            expected(blocks),
+            "every block has one step, gridsize(1): all run in lockstep (n = {n})"
+        );
     }
     Ok(())
 }
@@ -288,7 +292,11 @@ fn grid_stride_with_a_partial_last_round_and_idle_threads() -> gpujit::Result<()
 #[gpu_kernel]
 fn uneven_stride(out: &mut [u32], odd: usize) {
     let t = grid(1);
-    let extra = if block_idx().x == odd && thread_idx().x == 5 { 1 } else { 0 };
+    let extra = if block_idx().x == odd && thread_idx().x == 5 {
+        1
+    } else {
+        0
+    };
     for i in (t..out.len()).step_by(gridsize(1) + extra) {
         out[i] += 1 + t as u32;
     }
@@ -313,7 +321,11 @@ fn grid_stride_with_a_thread_dependent_step_falls_back() -> gpujit::Result<()> {
         assert_eq!(a?, want);
         assert_eq!(b?, want);
         let uneven = usize::from(odd < blocks);
-        assert_eq!(lockstep, expected(blocks - uneven), "only the block with two steps falls back (odd = {odd})");
+        assert_eq!(
+            lockstep,
+            expected(blocks - uneven),
+            "only the block with two steps falls back (odd = {odd})"
+        );
     }
     Ok(())
 }
@@ -419,7 +431,11 @@ fn matmul_k_loop_runs_as_one_block_counter() -> gpujit::Result<()> {
         });
         assert_eq!(x?, want, "{n}x{k}x{m}");
         assert_eq!(y?, want, "{n}x{k}x{m}");
-        assert_eq!(lockstep, expected(blocks.0 * blocks.1), "every block's threads share k ({n}x{k}x{m})");
+        assert_eq!(
+            lockstep,
+            expected(blocks.0 * blocks.1),
+            "every block's threads share k ({n}x{k}x{m})"
+        );
     }
     Ok(())
 }
@@ -510,7 +526,11 @@ fn early_return_before_the_loop_and_a_second_loop_after() -> gpujit::Result<()> 
     });
     assert_eq!(x?, want);
     assert_eq!(y?, want);
-    assert_eq!(lockstep, expected(3), "the returned threads take no part; the rest share the range");
+    assert_eq!(
+        lockstep,
+        expected(3),
+        "the returned threads take no part; the rest share the range"
+    );
     Ok(())
 }
 
@@ -532,7 +552,12 @@ fn column_max(x: &[i32], m: usize, rows: usize, out: &mut [i32]) {
 fn one_d_walks_and_inclusive_ranges_are_interchanged() -> gpujit::Result<()> {
     let (rows, m) = (33usize, 20usize);
     let x: Vec<i32> = (0..rows * m).map(|v| ((v * 37) % 101) as i32 - 50).collect();
-    let host = |col: usize, last: usize| (0..=last).map(|i| x.get(i * m + col).copied().unwrap_or(0)).max().unwrap();
+    let host = |col: usize, last: usize| {
+        (0..=last)
+            .map(|i| x.get(i * m + col).copied().unwrap_or(0))
+            .max()
+            .unwrap()
+    };
     // Column 5 reads one row past the end: a fault (the read yields 0), and
     // its block (0) falls back: its threads disagree on the range.
     let want: Vec<i32> = (0..m).map(|c| host(c, if c == 5 { rows } else { rows - 1 })).collect();

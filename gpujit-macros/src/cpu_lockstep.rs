@@ -115,10 +115,7 @@ fn candidate(k: &Kernel, s: &Stmt) -> bool {
                 s,
                 Stmt::For { .. } | Stmt::While { .. } | Stmt::Loop { .. } | Stmt::SyncThreads
             );
-            exits |= matches!(
-                s,
-                Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_)
-            );
+            exits |= matches!(s, Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_));
             if let Stmt::Assign {
                 place: Place::Elem(ArrayRef::Param(_), idx),
                 ..

@@ -25,18 +25,23 @@ pub trait StrideIndex: Copy {
 }
 
 macro_rules! stride_index {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $wide:ty),*) => {$(
         impl StrideIndex for $t {
             #[inline]
+            #[allow(clippy::cast_lossless, clippy::cast_sign_loss)]
             fn stride_trips(start: Self, end: Self, step: usize, inclusive: bool) -> usize {
-                // i128 holds every value and every difference of these types.
-                let (a, b) = (start as i128, end as i128);
-                let span = if inclusive { b - a + 1 } else { b - a };
-                if step == 0 || span <= 0 {
+                if step == 0 || start > end || (start == end && !inclusive) {
                     return 0;
                 }
-                let trips = (span - 1) / step as i128 + 1;
-                usize::try_from(trips).unwrap_or(usize::MAX)
+                // `end - start` as u64: exact, since `start <= end` and every
+                // difference of a 64-bit (or narrower) type fits in u64.
+                let span = (end as $wide as u64).wrapping_sub(start as $wide as u64);
+                let step = step as u64;
+                let before_last = if inclusive { span / step } else { (span - 1) / step };
+                usize::try_from(before_last)
+                    .ok()
+                    .and_then(|n| n.checked_add(1))
+                    .unwrap_or(usize::MAX)
             }
 
             #[inline(always)]
@@ -50,7 +55,10 @@ macro_rules! stride_index {
     )*};
 }
 
-stride_index!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+stride_index!(
+    u8 => u64, u16 => u64, u32 => u64, u64 => u64, usize => u64,
+    i8 => i64, i16 => i64, i32 => i64, i64 => i64, isize => i64
+);
 
 /// One thread's state for a lockstep loop, recorded before the loop: it
 /// reached the loop (`on`), the loop's `start`, `end`, `step` (1 for a
@@ -125,7 +133,11 @@ mod tests {
             let trips = T::stride_trips(a, b, s, inclusive);
             assert_eq!(trips.min(1000), want.len(), "{a:?} {b:?} {s} {inclusive}");
             for (r, w) in want.iter().enumerate() {
-                assert_eq!(a.stride_at((r as u64).wrapping_mul(s as u64)), *w, "{a:?} {b:?} {s} {inclusive} {r}");
+                assert_eq!(
+                    a.stride_at((r as u64).wrapping_mul(s as u64)),
+                    *w,
+                    "{a:?} {b:?} {s} {inclusive} {r}"
+                );
             }
         }
     }
@@ -171,7 +183,10 @@ mod tests {
     #[test]
     fn common_range_only_counts_threads_that_reached_the_loop() {
         let r = |on, a, b| state(on, a, b, 1, 0);
-        assert_eq!(common_range(&[r(true, 0, 5), r(false, 7, 9), r(true, 0, 5)]), Some((0, 5)));
+        assert_eq!(
+            common_range(&[r(true, 0, 5), r(false, 7, 9), r(true, 0, 5)]),
+            Some((0, 5))
+        );
         assert_eq!(common_range(&[r(true, 0, 5), r(true, 0, 6)]), None);
         assert_eq!(common_range(&[r(false, 0, 1)]), None);
     }
