@@ -1,18 +1,45 @@
-//! Loop interchange for the CPU backend: a barrier-free kernel's strided
-//! `for` loop whose body reads or writes global memory at an index built
-//! from the loop variable runs in lockstep across the block's threads
-//! (iteration 1 of every thread, then iteration 2, ...), as a warp would. A
-//! grid-stride loop then touches consecutive elements in consecutive threads
-//! instead of elements `gridsize` apart.
+//! Loop interchange for the CPU backend: one `for` loop of a barrier-free
+//! kernel runs in lockstep across the block's threads (iteration 1 of every
+//! thread, then iteration 2, ...), as a warp would, where that turns each
+//! thread's strided walk through global memory into contiguous runs:
 //!
-//! Without a barrier, CUDA promises no order between the threads of a block,
-//! so any interleaving that keeps each thread's own order is a valid
-//! execution; this one needs per-thread state: each thread's loop iterator,
-//! and the locals that live across the loop's boundary (see `cpu_split`).
+//! - a **strided loop** (`(a..b).step_by(s)`, a grid-stride loop): each
+//!   thread records its start, end, step and trip count; when every thread
+//!   that iterates has the same step (checked once per block), round `r`
+//!   gives thread `t` the element `start_t + r * step` while `r` is below
+//!   its trip count: no iterator objects, the offset `r * step` computed
+//!   once per round;
+//! - a **unit-stride loop** (`a..b`, `a..=b`) whose body walks an array
+//!   with a stride (the loop variable in a leading index of a 2-D/3-D
+//!   access, as the naive matmul's `b[[i, col]]`, or multiplied in a 1-D
+//!   one) and holds no `break`/`continue`/`return`: when every thread that
+//!   reaches it has the same bounds (checked once per block), the block runs
+//!   `for i in a..b { for each thread { body } }` with one counter for the
+//!   block.
 //!
-//! Only simple shapes are taken: the loop is a statement of the kernel body,
-//! or of the `then` block of an `if` there (`if i < n { .. for .. }`), and
-//! holds no other loop.
+//! A block whose threads disagree (a thread-dependent step, or per-thread
+//! bounds of a unit-stride loop) runs each thread's own loop from the
+//! recorded state instead: same results, no interchange, no fault (there is
+//! no barrier to diverge at). `Block::lockstep` counts the blocks that ran
+//! in lockstep, so tests see which path ran.
+//!
+//! **Why this is a valid CUDA execution.** Without a barrier, CUDA promises
+//! no order between the threads of a block: a thread's effects become
+//! visible to the others in an unspecified order, and any interleaving of
+//! the threads' steps that keeps each thread's own program order is an
+//! execution a GPU may produce (warps of one block are scheduled
+//! independently). Lockstep runs every thread's statements before the
+//! loop, then the loop's iterations interleaved round by round, each
+//! thread's in its own order, then every thread's statements after the
+//! loop: one such interleaving. Bounds, steps and trip counts are each
+//! thread's own values, evaluated once in its own order, as its loop would.
+//!
+//! Per-thread state that lives across the three parts (locals made before
+//! the loop and used in it, as the matmul's `acc`) moves into per-thread
+//! arrays, as in `cpu_split`. Only simple shapes are taken: the loop is a
+//! statement of the kernel body, or of the `then` block of an `if` there
+//! (`if row < n && col < m { .. for .. }`: threads failing the guard take
+//! no part), and holds no other loop.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -31,53 +58,81 @@ struct Target<'k> {
     l: &'k Stmt,
 }
 
-/// Whether `s` is a `for` loop worth interchanging: a strided loop
-/// (`step_by`, as grid-stride loops are) over global memory. A unit-stride
-/// loop (the naive matmul's) is left to each thread: measured, the
-/// per-thread iterator and locals cost more there than the contiguous
-/// accesses gain.
+fn mentions(e: &Expr, var: LocalId) -> bool {
+    let mut found = false;
+    each_expr_in_expr(e, &mut |x| found |= matches!(x.kind, ExprKind::Local(id) if id == var));
+    found
+}
+
+/// Whether the index `idx` of a global array depends on `var` (`any`), or
+/// walks memory with a stride as `var` counts up: `var` in a leading index
+/// of a 2-D/3-D access, or multiplied in a 1-D one.
+fn walks(idx: &[Expr], var: LocalId, any: bool) -> bool {
+    if any {
+        return idx.iter().any(|e| mentions(e, var));
+    }
+    match idx {
+        [one] => {
+            let mut scaled = false;
+            each_expr_in_expr(one, &mut |x| {
+                if let ExprKind::Binary(BinOp::Mul, a, b) = &x.kind {
+                    scaled |= mentions(a, var) || mentions(b, var);
+                }
+            });
+            scaled
+        }
+        [lead @ .., _] => lead.iter().any(|e| mentions(e, var)),
+        [] => false,
+    }
+}
+
+/// Whether `s` is a `for` loop worth interchanging (see the module docs):
+/// a strided loop whose body indexes global memory with the loop variable,
+/// or a unit-stride one whose body walks global memory with a stride. A
+/// unit-stride loop over contiguous elements is left to each thread: its
+/// own walk is already contiguous.
 fn candidate(k: &Kernel, s: &Stmt) -> bool {
     let Stmt::For {
         var,
         body,
-        step: Some(_),
+        step,
         rev: false,
         ..
     } = s
     else {
         return false;
     };
-    if k.locals[*var].mutable {
+    if k.locals[*var].mutable || body.tail.is_some() {
         return false;
     }
+    let strided = step.is_some();
     let mut nested = false;
-    let mut strided = false;
-    let mentions_var = |e: &Expr| {
-        let mut found = false;
-        each_expr_in_expr(e, &mut |x| found |= matches!(x.kind, ExprKind::Local(id) if id == *var));
-        found
-    };
+    let mut exits = false;
+    let mut walk = false;
     for s in &body.stmts {
         each_stmt(s, &mut |s| {
             nested |= matches!(
                 s,
                 Stmt::For { .. } | Stmt::While { .. } | Stmt::Loop { .. } | Stmt::SyncThreads
             );
+            exits |= matches!(s, Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_));
             if let Stmt::Assign {
                 place: Place::Elem(ArrayRef::Param(_), idx),
                 ..
             } = s
             {
-                strided |= idx.iter().any(mentions_var);
+                walk |= walks(idx, *var, strided);
             }
         });
         each_expr(s, &mut |e| {
             if let ExprKind::Load(ArrayRef::Param(_), idx) = &e.kind {
-                strided |= idx.iter().any(mentions_var);
+                walk |= walks(idx, *var, strided);
             }
         });
     }
-    body.tail.is_none() && !nested && strided
+    // A unit-stride loop runs as one block-level counter: no thread may
+    // leave it early.
+    !nested && walk && (strided || !exits)
 }
 
 fn find(k: &Kernel) -> Option<Target<'_>> {
@@ -100,6 +155,10 @@ fn find(k: &Kernel) -> Option<Target<'_>> {
     }
     None
 }
+
+/// Iterations of a unit-stride lockstep loop that each thread runs before
+/// the next thread's turn (see `block_body`).
+const CHUNK: usize = 8;
 
 fn mixed(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
@@ -153,7 +212,11 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
     let mut em = Emitter::new(k);
     let decls = spill_decls(k, &uses, &mut em)?;
     let (blk, t) = (block_ident(), thread_ident());
-    let (iters, on, any) = (mixed("gj_iters"), mixed("gj_on"), mixed("gj_any"));
+    // Per thread: reached the loop, its start, end, step and trip count
+    // (one `LoopState`, one allocation per block).
+    let st = mixed("gj_state");
+    let me = quote! { #st[#t.lin()] };
+    let (a, b, s, any) = (mixed("gj_a"), mixed("gj_b"), mixed("gj_s"), mixed("gj_any"));
     let emit_all = |em: &Emitter, ss: &[&Stmt]| -> TokenStream { ss.iter().map(|s| em.stmt(s)).collect() };
     let threads = |body: TokenStream| {
         if em.track_exit {
@@ -164,25 +227,35 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
         }
     };
 
-    // Part 1: everything before the loop, then the thread's loop iterator.
+    // Part 1: everything before the loop, then the thread's loop state,
+    // evaluated in the order its own loop would (start, end, step).
     let (sv, ev) = (em.expr(start), em.expr(end));
-    let iter = match step {
-        Some(s) => {
-            let s = em.expr(s);
-            if *inclusive {
-                quote! { #t.step_by_inclusive(#sv, #ev, #s) }
-            } else {
-                quote! { #t.step_by(#sv, #ev, #s) }
+    let record = match step {
+        Some(step_e) => {
+            let step = em.expr(step_e);
+            quote! {
+                let #a = #sv;
+                let #b = #ev;
+                let #s = #t.check_step(#step);
+                #me = ::gpujit::__private::LoopState {
+                    on: true,
+                    start: #a,
+                    end: #b,
+                    step: #s,
+                    trips: ::gpujit::__private::StrideIndex::stride_trips(#a, #b, #s, #inclusive),
+                };
             }
         }
-        None if *inclusive => quote! { (#sv..=#ev).step_by(1) },
-        None => quote! { (#sv..#ev).step_by(1) },
+        None => quote! {
+            let #a = #sv;
+            let #b = #ev;
+            #me = ::gpujit::__private::LoopState { on: true, start: #a, end: #b, step: 1, trips: 0 };
+        },
     };
-    let set_iter = quote! { #iters[#t.lin()] = ::core::option::Option::Some(#iter); };
     let (first, first_stmts) = match target.inner {
         None => {
             let pre = emit_all(&em, &before);
-            (quote! { #pre #set_iter }, before.clone())
+            (quote! { #pre #record }, before.clone())
         }
         Some((cond, then, els, j)) => {
             let pre = emit_all(&em, &before);
@@ -192,34 +265,120 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
             let mut stmts = before.clone();
             stmts.extend(then.stmts[..j].iter());
             stmts.extend(els.iter().flat_map(|b| b.stmts.iter()));
-            (
-                quote! { #pre if #c { #on[#t.lin()] = true; #tp #set_iter } else { #els_code } },
-                stmts,
-            )
+            (quote! { #pre if #c { #tp #record } else { #els_code } }, stmts)
         }
     };
     let part1 = threads(wrap_part(&em, &first_stmts, &head_exprs, first));
 
-    // Part 2: one iteration of every thread whose loop has not ended, until
-    // none has an iteration left.
-    let mut lem = em.clone();
-    lem.lockstep_break = Some(quote! { { #iters[#t.lin()] = ::core::option::Option::None; return; } });
+    // Part 2, the fallback: each thread runs its own loop from its recorded
+    // state (a thread-dependent step or range).
     let name = ident(&k.locals[*var].name);
-    let lbody = wrap_part(&lem, &loop_body, &[], emit_all(&lem, &loop_body));
-    let step_one = threads(quote! {
-        let ::core::option::Option::Some(#name) = #iters[#t.lin()].as_mut().and_then(::core::iter::Iterator::next) else {
-            #iters[#t.lin()] = ::core::option::Option::None;
-            return;
-        };
-        #any = true;
-        #lbody
-    });
-    let part2 = quote! {
-        loop {
-            let mut #any = false;
-            #step_one
-            if !#any || #blk.cancelled() {
-                break;
+    let range = match (step.is_some(), *inclusive) {
+        (true, true) => quote! { #blk.step_by_inclusive(#me.start, #me.end, #me.step) },
+        (true, false) => quote! { #blk.step_by(#me.start, #me.end, #me.step) },
+        (false, true) => quote! { #me.start..=#me.end },
+        (false, false) => quote! { #me.start..#me.end },
+    };
+    let own_body = emit_all(&em, &loop_body);
+    let own = threads(wrap_part(
+        &em,
+        &loop_body,
+        &[],
+        quote! {
+            if !#me.on {
+                return;
+            }
+            for #name in #range {
+                if #t.cancelled() {
+                    return;
+                }
+                #own_body
+            }
+        },
+    ));
+    // Part 2, in lockstep: one iteration of every thread per round.
+    let part2 = match step {
+        Some(_) => {
+            let mut lem = em.clone();
+            lem.lockstep_break = Some(quote! { { #me.trips = 0; return; } });
+            let lbody = wrap_part(&lem, &loop_body, &[], emit_all(&lem, &loop_body));
+            let (r, rounds, off, common) = (mixed("gj_r"), mixed("gj_rounds"), mixed("gj_off"), mixed("gj_step"));
+            let round = threads(quote! {
+                let #s = &#me;
+                if #r >= #s.trips {
+                    return;
+                }
+                #any = true;
+                let #name = ::gpujit::__private::StrideIndex::stride_at(#s.start, #off);
+                #lbody
+            });
+            quote! {
+                match ::gpujit::__private::common_step(&#st) {
+                    ::core::option::Option::Some((#common, #rounds)) => {
+                        #blk.lockstep();
+                        let mut #r: usize = 0;
+                        while #r < #rounds {
+                            if #blk.cancelled() {
+                                return;
+                            }
+                            let #off = (#r as u64).wrapping_mul(#common as u64);
+                            let mut #any = false;
+                            #round
+                            if !#any {
+                                break;
+                            }
+                            #r += 1;
+                        }
+                    }
+                    ::core::option::Option::None => { #own }
+                }
+            }
+        }
+        None => {
+            // Strip-mined: each thread runs `CHUNK` iterations at a time,
+            // so its locals stay in registers within a chunk and the rows
+            // that the chunk walks stay in L1 for the next thread.
+            let (lo, hi, n, r0, r1, q) = (
+                mixed("gj_lo"),
+                mixed("gj_hi"),
+                mixed("gj_n"),
+                mixed("gj_r0"),
+                mixed("gj_r1"),
+                mixed("gj_q"),
+            );
+            let chunk = CHUNK;
+            let body = emit_all(&em, &loop_body);
+            let round = threads(wrap_part(
+                &em,
+                &loop_body,
+                &[],
+                quote! {
+                    if !#me.on {
+                        return;
+                    }
+                    for #q in #r0..#r1 {
+                        let #name = ::gpujit::__private::StrideIndex::stride_at(#lo, #q as u64);
+                        #body
+                    }
+                },
+            ));
+            quote! {
+                match ::gpujit::__private::common_range(&#st) {
+                    ::core::option::Option::Some((#lo, #hi)) => {
+                        #blk.lockstep();
+                        let #n = ::gpujit::__private::StrideIndex::stride_trips(#lo, #hi, 1, #inclusive);
+                        let mut #r0: usize = 0;
+                        while #r0 < #n {
+                            if #blk.cancelled() {
+                                return;
+                            }
+                            let #r1 = #r0 + (#n - #r0).min(#chunk);
+                            #round
+                            #r0 = #r1;
+                        }
+                    }
+                    ::core::option::Option::None => { #own }
+                }
             }
         }
     };
@@ -229,22 +388,22 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
     let rest_then = match target.inner {
         Some((_, then, _, j)) => {
             let tq = emit_all(&em, &then.stmts[j + 1..].iter().collect::<Vec<_>>());
-            quote! { if #on[#t.lin()] { #tq } }
+            quote! { if #me.on { #tq } }
         }
         None => TokenStream::new(),
     };
     let post = emit_all(&em, &after);
     let part3 = threads(wrap_part(&em, &last, &[], quote! { #rest_then #post }));
-    let on_decl = if target.inner.is_some() {
-        quote! { let mut #on = #blk.per_thread(false); }
-    } else {
-        TokenStream::new()
+    let init = match k.locals[*var].ty {
+        Ty::Scalar(sc) => {
+            let ty = ident(sc.rust_name());
+            quote! { ::gpujit::__private::LoopState::<#ty>::default() }
+        }
+        _ => quote! { ::gpujit::__private::LoopState::default() },
     };
     Some(quote! {
-        #blk.lockstep();
         #decls
-        #on_decl
-        let mut #iters = #blk.per_thread(::core::option::Option::None);
+        let mut #st = #blk.per_thread(#init);
         #part1
         if #blk.cancelled() { return; }
         #part2

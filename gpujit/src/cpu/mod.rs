@@ -9,7 +9,10 @@
 //!   (`None`: end the block), `barrier(&exited)`, `step_by`/`step_by_inclusive` (block-level loops),
 //!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`,
 //!   `uniform_value(|t| v)` / `uniform_once(exited, |t| v)` (a value the macro proved block-uniform and
-//!   fault-free, evaluated once), `threads_x_in(exited, lo, hi, |t| ..)` (the threads with `lo <= x < hi`).
+//!   fault-free, evaluated once), `threads_x_in(exited, lo, hi, |t| ..)` (the threads with `lo <= x < hi`),
+//!   `lockstep()` (counts a block whose loop ran in lockstep).
+//! - Lockstep loops: `StrideIndex::stride_trips/stride_at`, `LoopState` (per thread), `common_step(&state)`,
+//!   `common_range(&state)` (see `lockstep.rs`).
 //! - `Thread` methods: `grid1/2/3`, `gridsize1/2/3`, `thread_idx`, `block_idx`, `block_dim`, `grid_dim`
 //!   (all `usize` / tuples of `usize` / `Idx3`), `lin()`, `syncthreads(site)` (coroutine path only),
 //!   `fault(msg)`, `div(a, b)`, `rem(a, b)` (integer; ÷0 is a fault that yields 0),
@@ -28,6 +31,7 @@ mod block;
 mod coro;
 mod exec;
 mod fixed;
+mod lockstep;
 mod math;
 mod ops;
 mod thread;
@@ -43,6 +47,7 @@ pub use exec::{
     with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
 };
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
+pub use lockstep::{common_range, common_step, LoopState, StrideIndex};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use thread::Thread;

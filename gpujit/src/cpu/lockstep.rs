@@ -1,0 +1,193 @@
+//! Run-time support for loops that the generated code runs in lockstep
+//! across a block's threads (see `gpujit-macros/src/cpu_lockstep.rs`).
+//!
+//! Each thread records its loop's bounds and step in per-thread arrays;
+//! after that the block checks, once, whether the loop is block-uniform
+//! enough to run as plain rounds: the same step in every thread of a
+//! strided loop (`common_step`), the same range in every thread of a
+//! unit-stride loop (`common_range`). If not, the block runs each thread's
+//! own loop from the recorded state instead.
+
+/// The integer types a `for` loop can count in: the trip count of a strided
+/// range and the `r`-th element of it, without iterator objects.
+pub trait StrideIndex: Copy {
+    /// How many elements `(start..end).step_by(step)` (or `..=` when
+    /// `inclusive`) yields; 0 when `step` is 0. Saturates at `usize::MAX`
+    /// (only `0..=u64::MAX` by 1 and its like reach it: a loop nobody can
+    /// finish either way).
+    fn stride_trips(start: Self, end: Self, step: usize, inclusive: bool) -> usize;
+
+    /// `self + offset` in this type's wrapping arithmetic: the element
+    /// `offset` past `self`, exact when that element lies in the range
+    /// (`offset = r * step` with `r` below the trip count, which is less
+    /// than `2^64` for every type here).
+    fn stride_at(self, offset: u64) -> Self;
+}
+
+macro_rules! stride_index {
+    ($($t:ty => $wide:ty),*) => {$(
+        impl StrideIndex for $t {
+            #[inline]
+            #[allow(clippy::cast_lossless, clippy::cast_sign_loss)]
+            fn stride_trips(start: Self, end: Self, step: usize, inclusive: bool) -> usize {
+                if step == 0 || start > end || (start == end && !inclusive) {
+                    return 0;
+                }
+                // `end - start` as u64: exact, since `start <= end` and every
+                // difference of a 64-bit (or narrower) type fits in u64.
+                let span = (end as $wide as u64).wrapping_sub(start as $wide as u64);
+                let step = step as u64;
+                let before_last = if inclusive { span / step } else { (span - 1) / step };
+                usize::try_from(before_last)
+                    .ok()
+                    .and_then(|n| n.checked_add(1))
+                    .unwrap_or(usize::MAX)
+            }
+
+            #[inline(always)]
+            #[allow(clippy::cast_lossless, clippy::cast_possible_truncation)]
+            fn stride_at(self, offset: u64) -> Self {
+                // Two's complement: the low bits of the sum do not depend on
+                // the operands' higher bits, so truncating is exact.
+                (self as u64).wrapping_add(offset) as Self
+            }
+        }
+    )*};
+}
+
+stride_index!(
+    u8 => u64, u16 => u64, u32 => u64, u64 => u64, usize => u64,
+    i8 => i64, i16 => i64, i32 => i64, i64 => i64, isize => i64
+);
+
+/// One thread's state for a lockstep loop, recorded before the loop: it
+/// reached the loop (`on`), the loop's `start`, `end`, `step` (1 for a
+/// unit-stride loop) and trip count (strided loops only).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LoopState<T> {
+    /// Whether the thread reached the loop.
+    pub on: bool,
+    /// The range's first bound.
+    pub start: T,
+    /// The range's second bound (inclusive or not, as the loop's).
+    pub end: T,
+    /// The checked step (0 after a `step_by(0)` fault).
+    pub step: usize,
+    /// How many iterations the thread's loop has left to run in lockstep.
+    pub trips: usize,
+}
+
+/// The step every thread of a strided lockstep loop shares, and the largest
+/// trip count, or `None` if two threads that run the loop at all (a trip
+/// count above 0) have different steps.
+pub fn common_step<T>(state: &[LoopState<T>]) -> Option<(usize, usize)> {
+    let mut common = None;
+    let mut rounds = 0;
+    for s in state {
+        if s.trips == 0 {
+            continue;
+        }
+        match common {
+            None => common = Some(s.step),
+            Some(c) if c == s.step => {}
+            Some(_) => return None,
+        }
+        rounds = rounds.max(s.trips);
+    }
+    Some((common.unwrap_or(1), rounds))
+}
+
+/// The range `(start, end)` every thread that reached a unit-stride
+/// lockstep loop shares, or `None` if two of them differ or none reached it.
+pub fn common_range<T: Copy + PartialEq>(state: &[LoopState<T>]) -> Option<(T, T)> {
+    let mut common: Option<(T, T)> = None;
+    for s in state {
+        if !s.on {
+            continue;
+        }
+        match common {
+            None => common = Some((s.start, s.end)),
+            Some(c) if c == (s.start, s.end) => {}
+            Some(_) => return None,
+        }
+    }
+    common
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every trip count and element equals Rust's own `step_by`.
+    fn check<T: StrideIndex + PartialEq + std::fmt::Debug>(a: T, b: T, s: usize)
+    where
+        std::ops::Range<T>: Iterator<Item = T>,
+        std::ops::RangeInclusive<T>: Iterator<Item = T>,
+    {
+        for inclusive in [false, true] {
+            let want: Vec<T> = if inclusive {
+                (a..=b).step_by(s).take(1000).collect()
+            } else {
+                (a..b).step_by(s).take(1000).collect()
+            };
+            let trips = T::stride_trips(a, b, s, inclusive);
+            assert_eq!(trips.min(1000), want.len(), "{a:?} {b:?} {s} {inclusive}");
+            for (r, w) in want.iter().enumerate() {
+                assert_eq!(
+                    a.stride_at((r as u64).wrapping_mul(s as u64)),
+                    *w,
+                    "{a:?} {b:?} {s} {inclusive} {r}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn trips_and_elements_match_step_by() {
+        for s in [1, 2, 3, 7, 255, 256, 1 << 20, usize::MAX / 2, usize::MAX] {
+            check::<usize>(usize::MAX - 5, usize::MAX, s);
+            check::<usize>(0, usize::MAX, s.max(1 << 58));
+            check::<usize>(3, 3, s);
+            check::<usize>(9, 3, s);
+            check::<u8>(250, 255, s);
+            check::<u8>(0, 255, s);
+            check::<i8>(-128, 127, s);
+            check::<i8>(100, 127, s);
+            check::<i64>(i64::MIN, i64::MAX, s.max(1 << 58));
+            check::<i64>(i64::MAX - 10, i64::MAX, s);
+            check::<i32>(-5, 17, s);
+            check::<u32>(u32::MAX - 9, u32::MAX, s);
+        }
+        assert_eq!(u64::stride_trips(0, u64::MAX, 1, true), usize::MAX);
+        assert_eq!(u64::stride_trips(0, 10, 0, false), 0);
+    }
+
+    fn state(on: bool, start: u32, end: u32, step: usize, trips: usize) -> LoopState<u32> {
+        LoopState {
+            on,
+            start,
+            end,
+            step,
+            trips,
+        }
+    }
+
+    #[test]
+    fn common_step_ignores_threads_without_iterations() {
+        let s = |step, trips| state(true, 0, 0, step, trips);
+        assert_eq!(common_step(&[s(4, 3), s(4, 2), s(9, 0)]), Some((4, 3)));
+        assert_eq!(common_step(&[s(4, 1), s(5, 1)]), None);
+        assert_eq!(common_step(&[s(0, 0), s(0, 0)]), Some((1, 0)));
+    }
+
+    #[test]
+    fn common_range_only_counts_threads_that_reached_the_loop() {
+        let r = |on, a, b| state(on, a, b, 1, 0);
+        assert_eq!(
+            common_range(&[r(true, 0, 5), r(false, 7, 9), r(true, 0, 5)]),
+            Some((0, 5))
+        );
+        assert_eq!(common_range(&[r(true, 0, 5), r(true, 0, 6)]), None);
+        assert_eq!(common_range(&[r(false, 0, 1)]), None);
+    }
+}
