@@ -75,9 +75,16 @@ pub fn emit(k: &Kernel) -> CpuCode {
     // the closure's captured references every store would force a reload.
     let blk = block_ident();
     let mut body = TokenStream::new();
-    for p in &k.params {
+    let owned = crate::owned::owned_params(k);
+    for (p, own) in k.params.iter().zip(owned) {
         let name = ident(&p.name);
-        body.extend(quote! { #[allow(unused_variables)] let #name = #name; });
+        // An owned array: this block's own-index view of it.
+        let value = if own {
+            quote! { #name.block(#blk) }
+        } else {
+            quote! { #name }
+        };
+        body.extend(quote! { #[allow(unused_variables)] let #name = #value; });
     }
     // Shared arrays belong to the block: one view each, made once per block.
     for (id, sh) in k.shared.iter().enumerate() {
@@ -178,6 +185,8 @@ pub(crate) struct Emitter<'a> {
     pub lockstep_break: Option<TokenStream>,
     /// The next `syncthreads()` site number (coroutine path).
     sites: Cell<u32>,
+    /// Per parameter: accessed through own-index views (see `owned`).
+    owned: Vec<bool>,
 }
 
 impl<'a> Emitter<'a> {
@@ -188,6 +197,7 @@ impl<'a> Emitter<'a> {
             track_exit: false,
             lockstep_break: None,
             sites: Cell::new(0),
+            owned: crate::owned::owned_params(k),
         }
     }
 
@@ -544,9 +554,12 @@ impl<'a> Emitter<'a> {
             ArrayRef::Local(i) => ident(&self.k.local_arrays[i].name),
             ArrayRef::Const(i) => ident(&self.k.extern_consts[i].c_name),
         };
-        let (st, ld) = match n {
-            1 => ("st", "ld"),
-            2 => ("st2", "ld2"),
+        let owned = matches!(a, ArrayRef::Param(i) if self.owned.get(i).copied().unwrap_or(false));
+        let (st, ld) = match (n, owned) {
+            (1, true) => ("st_own", "ld_own"),
+            (2, true) => ("st2_own", "ld2_own"),
+            (1, false) => ("st", "ld"),
+            (2, false) => ("st2", "ld2"),
             _ => ("st3", "ld3"),
         };
         (view, ident(st), ident(ld))

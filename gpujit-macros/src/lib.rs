@@ -24,6 +24,7 @@ mod infer;
 mod lower;
 mod model;
 mod names;
+mod owned;
 mod reserved;
 mod spelling;
 mod typecheck;

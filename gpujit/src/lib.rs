@@ -245,7 +245,8 @@ pub mod __private {
     pub use crate::cpu::{fixed_ld, fixed_st, FixedArray};
     pub use crate::cpu::{
         last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines, Block, CpuBackend,
-        CpuLaunch, GlobalMem, IntDiv, IntEuclid, Mem, SharedLayout, SharedMem, Space, Thread, View,
+        CpuLaunch, GlobalMem, IntDiv, IntEuclid, Mem, OwnedArg, OwnedView, SharedLayout, SharedMem, Space, Thread,
+        View,
     };
     pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
     pub use crate::device_fn::{link, reaches_barrier, reaches_recursion, DeviceFn, Piece};

@@ -28,6 +28,7 @@ mod exec;
 mod fixed;
 mod math;
 mod ops;
+mod owned;
 mod thread;
 mod view;
 
@@ -43,6 +44,7 @@ pub use exec::{
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
+pub use owned::{ArgClaim, OwnedArg, OwnedView};
 pub use thread::Thread;
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 
