@@ -187,6 +187,9 @@ pub(crate) struct Emitter<'a> {
     sites: Cell<u32>,
     /// Per parameter: accessed through own-index views (see `owned`).
     owned: Vec<bool>,
+    /// In the fast thread loop of block spans: which accesses go through
+    /// a span (see `cpu_span`).
+    spans: Option<std::rc::Rc<crate::cpu_span::SpanPlan>>,
 }
 
 impl<'a> Emitter<'a> {
@@ -198,7 +201,24 @@ impl<'a> Emitter<'a> {
             lockstep_break: None,
             sites: Cell::new(0),
             owned: crate::owned::owned_params(k),
+            spans: None,
         }
+    }
+
+    /// This emitter for the fast loop of block spans.
+    pub fn with_spans(mut self, plan: crate::cpu_span::SpanPlan) -> Self {
+        self.spans = Some(std::rc::Rc::new(plan));
+        self
+    }
+
+    /// The span and positions of an access to `a` at `idx`, if it takes a
+    /// span (the fast loop of `cpu_span`).
+    fn span_access(&self, a: ArrayRef, idx: &[Expr]) -> Option<(Ident, TokenStream)> {
+        let (ArrayRef::Param(p), Some(plan)) = (a, &self.spans) else {
+            return None;
+        };
+        let pos = plan.access(p, idx)?;
+        Some((crate::cpu_span::span_ident(p), crate::cpu_span::index_tokens(&pos)))
     }
 
     /// Numbers the `syncthreads()` sites from `first` (a device function's
@@ -328,6 +348,20 @@ impl<'a> Emitter<'a> {
                     // Rust evaluates the value, then the place (for compound
                     // assignments on primitives too): bind the value first,
                     // so side effects in the index come after it.
+                    (Place::Elem(a, idx), op) if self.span_access(*a, idx).is_some() => {
+                        let Some((span, pos)) = self.span_access(*a, idx) else {
+                            return TokenStream::new();
+                        };
+                        let value = Ident::new("gj_value", Span::mixed_site());
+                        let rhs = match op {
+                            None => quote! { #value },
+                            Some(op) => {
+                                let elem = self.k.elem_type(*a);
+                                self.binary(*op, quote! { #span.ld(#t, #pos) }, quote! { #value }, elem)
+                            }
+                        };
+                        quote! { { let #value = #v; #span.st(#t, #pos, #rhs); } }
+                    }
                     (Place::Elem(a, idx), None) => {
                         let (view, st, _) = self.access(*a, idx.len());
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
@@ -650,6 +684,12 @@ impl<'a> Emitter<'a> {
             ExprKind::Load(a @ (ArrayRef::Local(_) | ArrayRef::Const(_)), idx) => {
                 let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
                 self.fixed_load(*a, &idx)
+            }
+            ExprKind::Load(a, idx) if self.span_access(*a, idx).is_some() => {
+                let Some((span, pos)) = self.span_access(*a, idx) else {
+                    return TokenStream::new();
+                };
+                quote! { #span.ld(#t, #pos) }
             }
             ExprKind::Load(a, idx) => {
                 let (view, _, ld) = self.access(*a, idx.len());

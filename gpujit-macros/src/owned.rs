@@ -82,7 +82,7 @@ fn is_own(own: &[Option<Axis>], e: &Expr, axis: Axis) -> bool {
 
 /// Per local: the axis of `grid(..)` it holds for its whole life, if it is
 /// immutable and bound exactly once, to `grid(..)`'s component on that axis.
-fn own_locals(k: &Kernel) -> Vec<Option<Axis>> {
+pub fn own_locals(k: &Kernel) -> Vec<Option<Axis>> {
     let mut own: Vec<Option<Axis>> = vec![None; k.locals.len()];
     let mut binds = vec![0usize; k.locals.len()];
     let mut other = vec![false; k.locals.len()];

@@ -47,7 +47,7 @@ pub fn block_body(k: &Kernel) -> TokenStream {
                     #lockstep
                 }
             },
-            None => simple,
+            None => crate::cpu_span::versioned(k, simple),
         };
     }
     let coroutines = {

@@ -84,6 +84,13 @@ impl<'a> Block<'a> {
         self.launch.lockstep_blocks.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts this block as one that runs on block spans (for tests; see
+    /// `last_launch_span_blocks`).
+    #[inline]
+    pub fn span_block(&self) {
+        self.launch.span_blocks.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then
     /// y, then z: the whole block of a kernel without barriers, or one
     /// barrier-free part of a split kernel. After inlining this is a plain

@@ -175,6 +175,7 @@ impl<'a> CpuLaunch<'a> {
             cancel: AtomicBool::new(false),
             coroutine_blocks: AtomicUsize::new(0),
             lockstep_blocks: AtomicUsize::new(0),
+            span_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -216,6 +217,7 @@ impl<'a> CpuLaunch<'a> {
             c.set([
                 ctx.coroutine_blocks.load(Ordering::Relaxed),
                 ctx.lockstep_blocks.load(Ordering::Relaxed),
+                ctx.span_blocks.load(Ordering::Relaxed),
             ])
         });
         if ctx.cancel.load(Ordering::Relaxed) {
@@ -276,6 +278,8 @@ pub(super) struct LaunchCtx {
     pub(super) coroutine_blocks: AtomicUsize,
     /// Blocks that ran a loop in lockstep across threads.
     pub(super) lockstep_blocks: AtomicUsize,
+    /// Blocks that ran the unchecked thread loop of block spans (`span.rs`).
+    pub(super) span_blocks: AtomicUsize,
 }
 
 impl LaunchCtx {
@@ -328,8 +332,8 @@ thread_local! {
 
 thread_local! {
     /// Blocks of the last launch made on this OS thread that ran as
-    /// coroutines, and that ran a loop in lockstep.
-    static LAST_PATHS: Cell<[usize; 2]> = const { Cell::new([0; 2]) };
+    /// coroutines, that ran a loop in lockstep, and that ran on block spans.
+    static LAST_PATHS: Cell<[usize; 3]> = const { Cell::new([0; 3]) };
 }
 
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
@@ -356,6 +360,13 @@ pub fn last_launch_coroutine_blocks() -> usize {
 /// in lockstep across their threads (loop interchange).
 pub fn last_launch_lockstep_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[1]
+}
+
+/// How many blocks of the last CPU launch made on this OS thread ran the
+/// thread loop with one range check per block (block spans) instead of a
+/// check per access.
+pub fn last_launch_span_blocks() -> usize {
+    LAST_PATHS.with(Cell::get)[2]
 }
 
 /// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].

@@ -29,6 +29,7 @@ mod fixed;
 mod math;
 mod ops;
 mod owned;
+mod span;
 mod thread;
 mod view;
 
@@ -38,13 +39,14 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use block::Block;
 pub use exec::{
-    last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_cpu_time_limit, with_forced_coroutines, CpuBackend,
-    CpuLaunch, SharedLayout,
+    last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_span_blocks, with_cpu_time_limit,
+    with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
 };
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use owned::{ArgClaim, OwnedArg, OwnedView};
+pub use span::{Span, SpanAxis, CONST, OWN_X, OWN_Y, OWN_Z};
 pub use thread::Thread;
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 

@@ -154,18 +154,18 @@ impl<'a, T: DeviceScalar> OwnedArg<'a, T> {
 /// the OS thread that runs its block).
 #[derive(Clone, Copy)]
 pub struct OwnedView<'b, T> {
-    ptr: *mut T,
-    dims: [usize; 3],
-    len: usize,
+    pub(super) ptr: *mut T,
+    pub(super) dims: [usize; 3],
+    pub(super) len: usize,
     /// Number of dimensions (1-3).
-    ndim: u8,
+    pub(super) ndim: u8,
     /// The dimensions the accessors serve (1 or 2); 0 when every access
     /// must fault.
-    access: u8,
-    name: &'static str,
+    pub(super) access: u8,
+    pub(super) name: &'static str,
     /// Plain accesses (else relaxed atomics).
-    plain: bool,
-    block: &'b Block<'b>,
+    pub(super) plain: bool,
+    pub(super) block: &'b Block<'b>,
     _borrow: PhantomData<&'b T>,
 }
 

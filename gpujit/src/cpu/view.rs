@@ -95,7 +95,7 @@ pub struct View<'a, T, M: Mem = GlobalMem> {
     pub(super) len: usize,
     pub(super) name: &'static str,
     /// Whether stores are allowed (read-only parameters reject them).
-    writable: bool,
+    pub(super) writable: bool,
     /// Borrows the elements for `'a`; `*mut T` makes the view `!Send + !Sync`
     /// unless an impl below says otherwise.
     _borrow: PhantomData<(&'a T, *mut T, M)>,
