@@ -19,6 +19,12 @@
 //!   Out-of-bounds is a fault (read yields `T::default()`, write is dropped), never UB.
 //!   `atomic(t, [i, j, ..], AtomicOp::Add(v))` (1-3 indices): CUDA's atomics, returning the old value
 //!   (a fault returns `T::default()` and writes nothing).
+//! - `OwnedArg::<T>::from_arg(&KernelArg, name)` and `.block(blk) -> OwnedView` (per block): a written
+//!   array accessed only at the thread's own index: `len()`, `dim(k)`, `ld_own(t, i)`, `st_own(t, i, v)`,
+//!   `ld2_own(t, y, x)`, `st2_own(t, y, x, v)` (another index is a fault, never an access).
+//! - Block spans (barrier-free kernels): `view.span(blk, [(axis, lo, hi); N])` / `owned.span([..])`
+//!   (`Option<Span>`), `blk.within(&[(axis, lo, hi, extent)])`, `blk.threads_within(&bounds, |t| ..)`,
+//!   `span.ld(t, [(axis, offset); N])`, `span.st(t, [..], v)`, `blk.span_block()` (counts the block).
 //! - `threadfence()`, `threadfence_block()` (free functions): CUDA's fences.
 
 mod atomics;

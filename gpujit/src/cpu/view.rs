@@ -118,7 +118,11 @@ impl<T, M: Mem> Copy for View<'_, T, M> {}
 // - a writable view comes from `KernelArg::array_mut(&'a mut DeviceArray)`, so
 //   for `'a` every access to those elements goes through views of that same
 //   argument, all of which (being writable) use relaxed atomic loads and
-//   stores: racing threads are not a data race;
+//   stores: racing threads are not a data race. The one other kind of access,
+//   an own-index view's plain one (`owned.rs`), never meets them: the
+//   argument's `ArgClaim` gives either atomic views (and then own-index views
+//   use atomics too) or one launch's own-index views (and then `from_arg`
+//   returns an empty view, whose every access faults);
 // - a read-only view comes from `KernelArg::array(&'a DeviceArray)`: for `'a`
 //   no `&mut` to the array, hence no writable view of its buffer, can exist
 //   (two `DeviceArray`s never share a buffer: `reshape` consumes the array and
