@@ -74,24 +74,23 @@ fn covers<const N: usize>(blk: &Block<'_>, dims: &[usize], spec: [(SpanAxis, isi
     if N != dims.len() || N == 0 || N > 3 {
         return None;
     }
-    let ok = spec.iter().zip(dims).all(|(&(axis, lo, hi), &d)| match axis {
-        OWN_X | OWN_Y | OWN_Z => {
-            let a = usize::from(axis);
-            axis_within(blk.base[a], blk.launch.block[a], lo, hi, d)
-        }
-        CONST => lo >= 0 && lo <= hi && (hi as usize) < d,
-        _ => false,
-    });
-    if !ok {
-        return None;
-    }
     let mut pos = [Pos {
         axis: CONST,
         lo: 0,
         hi: 0,
     }; 3];
-    for (p, &(axis, lo, hi)) in pos.iter_mut().zip(&spec) {
-        *p = Pos { axis, lo, hi };
+    for (k, (&(axis, lo, hi), &d)) in spec.iter().zip(dims).enumerate() {
+        match axis {
+            OWN_X | OWN_Y | OWN_Z => {
+                let a = usize::from(axis);
+                if !axis_within(blk.base[a], blk.launch.block[a], lo, hi, d) {
+                    return None;
+                }
+            }
+            CONST if lo >= 0 && lo <= hi && (hi as usize) < d => {}
+            _ => return None,
+        }
+        pos[k] = Pos { axis, lo, hi };
     }
     Some(pos)
 }
@@ -235,12 +234,12 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
     /// for a 2-D one (else `None`).
     #[inline(always)]
     pub fn span<const N: usize>(&self, spec: [(SpanAxis, isize, isize); N]) -> Option<Span<'b, T>> {
-        let own: &[(SpanAxis, isize, isize)] = match self.access {
-            1 => &[(OWN_X, 0, 0)],
-            2 => &[(OWN_Y, 0, 0), (OWN_X, 0, 0)],
-            _ => return None,
+        let own = match self.access {
+            1 => N == 1 && spec.first() == Some(&(OWN_X, 0, 0)),
+            2 => N == 2 && spec.first() == Some(&(OWN_Y, 0, 0)) && spec.get(1) == Some(&(OWN_X, 0, 0)),
+            _ => false,
         };
-        if !self.plain || spec[..] != *own {
+        if !self.plain || !own {
             return None;
         }
         let d1 = [self.len];
