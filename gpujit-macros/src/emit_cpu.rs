@@ -75,9 +75,16 @@ pub fn emit(k: &Kernel) -> CpuCode {
     // the closure's captured references every store would force a reload.
     let blk = block_ident();
     let mut body = TokenStream::new();
-    for p in &k.params {
+    let owned = crate::owned::owned_params(k);
+    for (p, own) in k.params.iter().zip(owned) {
         let name = ident(&p.name);
-        body.extend(quote! { #[allow(unused_variables)] let #name = #name; });
+        // An owned array: this block's own-index view of it.
+        let value = if own {
+            quote! { #name.block(#blk) }
+        } else {
+            quote! { #name }
+        };
+        body.extend(quote! { #[allow(unused_variables)] let #name = #value; });
     }
     // Shared arrays belong to the block: one view each, made once per block.
     for (id, sh) in k.shared.iter().enumerate() {
@@ -182,6 +189,11 @@ pub(crate) struct Emitter<'a> {
     pub lockstep_break: Option<TokenStream>,
     /// The next `syncthreads()` site number (coroutine path).
     sites: Cell<u32>,
+    /// Per parameter: accessed through own-index views (see `owned`).
+    owned: Vec<bool>,
+    /// In the fast thread loop of block spans: which accesses go through
+    /// a span (see `cpu_span`).
+    spans: Option<std::rc::Rc<crate::cpu_span::SpanPlan>>,
 }
 
 impl<'a> Emitter<'a> {
@@ -193,7 +205,25 @@ impl<'a> Emitter<'a> {
             track_exit: false,
             lockstep_break: None,
             sites: Cell::new(0),
+            owned: crate::owned::owned_params(k),
+            spans: None,
         }
+    }
+
+    /// This emitter for the fast loop of block spans.
+    pub fn with_spans(mut self, plan: crate::cpu_span::SpanPlan) -> Self {
+        self.spans = Some(std::rc::Rc::new(plan));
+        self
+    }
+
+    /// The span and positions of an access to `a` at `idx`, if it takes a
+    /// span (the fast loop of `cpu_span`).
+    fn span_access(&self, a: ArrayRef, idx: &[Expr]) -> Option<(Ident, TokenStream)> {
+        let (ArrayRef::Param(p), Some(plan)) = (a, &self.spans) else {
+            return None;
+        };
+        let pos = plan.access(p, idx)?;
+        Some((crate::cpu_span::span_ident(p), crate::cpu_span::index_tokens(&pos)))
     }
 
     /// Numbers the `syncthreads()` sites from `first` (a device function's
@@ -323,6 +353,20 @@ impl<'a> Emitter<'a> {
                     // Rust evaluates the value, then the place (for compound
                     // assignments on primitives too): bind the value first,
                     // so side effects in the index come after it.
+                    (Place::Elem(a, idx), op) if self.span_access(*a, idx).is_some() => {
+                        let Some((span, pos)) = self.span_access(*a, idx) else {
+                            return TokenStream::new();
+                        };
+                        let value = Ident::new("gj_value", Span::mixed_site());
+                        let rhs = match op {
+                            None => quote! { #value },
+                            Some(op) => {
+                                let elem = self.k.elem_type(*a);
+                                self.binary(*op, quote! { #span.ld(#t, #pos) }, quote! { #value }, elem)
+                            }
+                        };
+                        quote! { { let #value = #v; #span.st(#t, #pos, #rhs); } }
+                    }
                     (Place::Elem(a, idx), None) => {
                         let (view, st, _) = self.access(*a, idx.len());
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
@@ -549,9 +593,12 @@ impl<'a> Emitter<'a> {
             ArrayRef::Local(i) => ident(&self.k.local_arrays[i].name),
             ArrayRef::Const(i) => ident(&self.k.extern_consts[i].c_name),
         };
-        let (st, ld) = match n {
-            1 => ("st", "ld"),
-            2 => ("st2", "ld2"),
+        let owned = matches!(a, ArrayRef::Param(i) if self.owned.get(i).copied().unwrap_or(false));
+        let (st, ld) = match (n, owned) {
+            (1, true) => ("st_own", "ld_own"),
+            (2, true) => ("st2_own", "ld2_own"),
+            (1, false) => ("st", "ld"),
+            (2, false) => ("st2", "ld2"),
             _ => ("st3", "ld3"),
         };
         (view, ident(st), ident(ld))
@@ -642,6 +689,12 @@ impl<'a> Emitter<'a> {
             ExprKind::Load(a @ (ArrayRef::Local(_) | ArrayRef::Const(_)), idx) => {
                 let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
                 self.fixed_load(*a, &idx)
+            }
+            ExprKind::Load(a, idx) if self.span_access(*a, idx).is_some() => {
+                let Some((span, pos)) = self.span_access(*a, idx) else {
+                    return TokenStream::new();
+                };
+                quote! { #span.ld(#t, #pos) }
             }
             ExprKind::Load(a, idx) => {
                 let (view, _, ld) = self.access(*a, idx.len());

@@ -163,9 +163,15 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let arg_names: Vec<_> = (0..k.params.len())
         .map(|i| format_ident!("gj_arg_{}", i, span = proc_macro2::Span::mixed_site()))
         .collect();
-    let unpack = k.params.iter().zip(&arg_names).map(|(p, a)| {
+    let owned = crate::owned::owned_params(k);
+    let unpack = k.params.iter().zip(&arg_names).zip(owned).map(|((p, a), own)| {
         let n = ident(&p.name);
         match p.kind {
+            ParamKind::Array { elem, .. } if own => {
+                let t = ident(elem.rust_name());
+                let label = &p.label;
+                quote! { let #n = ::gpujit::__private::OwnedArg::<#t>::from_arg(#a, #label); }
+            }
             ParamKind::Scalar(s) => {
                 let t = ident(s.rust_name());
                 quote! { let #n: #t = #a.get_scalar::<#t>(); }

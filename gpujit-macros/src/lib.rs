@@ -13,6 +13,7 @@
 use proc_macro::TokenStream;
 
 mod cpu_lockstep;
+mod cpu_span;
 mod cpu_split;
 mod cuda_math;
 mod device;
@@ -24,6 +25,7 @@ mod infer;
 mod lower;
 mod model;
 mod names;
+mod owned;
 mod reserved;
 mod spelling;
 mod typecheck;

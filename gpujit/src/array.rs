@@ -494,6 +494,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
             shape: &self.shape,
             elem: T::TYPE,
             mutable: false,
+            claim: Default::default(),
         }
     }
 
@@ -505,6 +506,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
             shape: &self.shape,
             elem: T::TYPE,
             mutable: true,
+            claim: Default::default(),
         }
     }
 }

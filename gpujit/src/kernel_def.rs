@@ -94,6 +94,9 @@ pub struct ArrayArg<'a> {
     pub(crate) mutable: bool,
     /// Which backend owns the memory (`BackendKind` name), for error messages.
     pub(crate) backend: crate::backend::BackendKind,
+    /// Whether the CPU backend hands out shared (atomic) views of a written
+    /// array or one launch's own-index views (see `cpu::owned`).
+    pub(crate) claim: crate::cpu::ArgClaim,
 }
 
 impl ArrayArg<'_> {

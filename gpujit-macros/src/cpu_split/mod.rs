@@ -48,7 +48,7 @@ pub fn block_body(k: &Kernel) -> TokenStream {
                     #lockstep
                 }
             },
-            None => simple,
+            None => crate::cpu_span::versioned(k, simple),
         };
     }
     let coroutines = {

@@ -39,6 +39,8 @@ pub struct Block<'a> {
     /// (counted per rayon job, not per block: no shared atomic per block).
     pub(super) narrowed: Cell<bool>,
     pub(super) lockstep: Cell<bool>,
+    /// Whether the block ran on block spans (`span.rs`), counted the same way.
+    pub(super) span: Cell<bool>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -87,6 +89,13 @@ impl<'a> Block<'a> {
     #[inline]
     pub fn lockstep(&self) {
         self.lockstep.set(true);
+    }
+
+    /// Counts this block as one that runs on block spans (for tests; see
+    /// `last_launch_span_blocks`).
+    #[inline]
+    pub fn span_block(&self) {
+        self.span.set(true);
     }
 
     /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then

@@ -177,6 +177,7 @@ impl<'a> CpuLaunch<'a> {
             coroutine_blocks: AtomicUsize::new(0),
             lockstep_blocks: AtomicUsize::new(0),
             narrowed_blocks: AtomicUsize::new(0),
+            span_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -226,6 +227,7 @@ impl<'a> CpuLaunch<'a> {
                 ctx.coroutine_blocks.load(Ordering::Relaxed),
                 ctx.lockstep_blocks.load(Ordering::Relaxed),
                 ctx.narrowed_blocks.load(Ordering::Relaxed),
+                ctx.span_blocks.load(Ordering::Relaxed),
             ])
         });
         if ctx.cancel.load(Ordering::Relaxed) {
@@ -288,6 +290,8 @@ pub(super) struct LaunchCtx {
     pub(super) lockstep_blocks: AtomicUsize,
     /// Blocks that ran a narrowed thread loop (`Block::threads_x_in`).
     pub(super) narrowed_blocks: AtomicUsize,
+    /// Blocks that ran the unchecked thread loop of block spans (`span.rs`).
+    pub(super) span_blocks: AtomicUsize,
 }
 
 /// The fewest consecutive blocks a rayon job runs: enough for about
@@ -311,6 +315,7 @@ struct Batch<'c> {
     last: Option<(usize, [usize; 3])>,
     lockstep: usize,
     narrowed: usize,
+    span: usize,
 }
 
 impl<'c> Batch<'c> {
@@ -321,6 +326,7 @@ impl<'c> Batch<'c> {
             last: None,
             lockstep: 0,
             narrowed: 0,
+            span: 0,
         }
     }
 }
@@ -333,6 +339,9 @@ impl Drop for Batch<'_> {
         }
         if self.narrowed > 0 {
             self.ctx.narrowed_blocks.fetch_add(self.narrowed, Ordering::Relaxed);
+        }
+        if self.span > 0 {
+            self.ctx.span_blocks.fetch_add(self.span, Ordering::Relaxed);
         }
     }
 }
@@ -375,6 +384,7 @@ impl LaunchCtx {
             first: RefCell::new(None),
             narrowed: Cell::new(false),
             lockstep: Cell::new(false),
+            span: Cell::new(false),
         };
         // The thread loops and coroutines catch their threads' panics; this
         // catches one of the block function itself (a gpujit bug).
@@ -384,6 +394,7 @@ impl LaunchCtx {
         b.publish();
         batch.lockstep += usize::from(b.lockstep.get());
         batch.narrowed += usize::from(b.narrowed.get());
+        batch.span += usize::from(b.span.get());
     }
 }
 
@@ -403,9 +414,9 @@ thread_local! {
 
 thread_local! {
     /// Blocks of the last launch made on this OS thread that ran as
-    /// coroutines, that ran a loop in lockstep, and that ran a narrowed
-    /// thread loop.
-    static LAST_PATHS: Cell<[usize; 3]> = const { Cell::new([0; 3]) };
+    /// coroutines, that ran a loop in lockstep, that ran a narrowed thread
+    /// loop, and that ran on block spans.
+    static LAST_PATHS: Cell<[usize; 4]> = const { Cell::new([0; 4]) };
 }
 
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
@@ -439,6 +450,13 @@ pub fn last_launch_lockstep_blocks() -> usize {
 /// threads below `E` only (for tests that check the narrowed loop is used).
 pub fn last_launch_narrowed_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[2]
+}
+
+/// How many blocks of the last CPU launch made on this OS thread ran the
+/// thread loop with one range check per block (block spans) instead of a
+/// check per access.
+pub fn last_launch_span_blocks() -> usize {
+    LAST_PATHS.with(Cell::get)[3]
 }
 
 /// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].

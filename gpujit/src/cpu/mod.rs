@@ -24,6 +24,12 @@
 //!   Out-of-bounds is a fault (read yields `T::default()`, write is dropped), never UB.
 //!   `atomic(t, [i, j, ..], AtomicOp::Add(v))` (1-3 indices): CUDA's atomics, returning the old value
 //!   (a fault returns `T::default()` and writes nothing).
+//! - `OwnedArg::<T>::from_arg(&KernelArg, name)` and `.block(blk) -> OwnedView` (per block): a written
+//!   array accessed only at the thread's own index: `len()`, `dim(k)`, `ld_own(t, i)`, `st_own(t, i, v)`,
+//!   `ld2_own(t, y, x)`, `st2_own(t, y, x, v)` (another index is a fault, never an access).
+//! - Block spans (barrier-free kernels): `view.span(blk, [(axis, lo, hi); N])` / `owned.span([..])`
+//!   (`Option<Span>`), `blk.within(&[(axis, lo, hi, extent)])`, `blk.threads_within(&bounds, |t| ..)`,
+//!   `span.ld(t, [(axis, offset); N])`, `span.st(t, [..], v)`, `blk.span_block()` (counts the block).
 //! - `threadfence()`, `threadfence_block()` (free functions): CUDA's fences.
 
 mod atomics;
@@ -34,6 +40,8 @@ mod fixed;
 mod lockstep;
 mod math;
 mod ops;
+mod owned;
+mod span;
 mod thread;
 mod view;
 
@@ -43,13 +51,16 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use block::Block;
 pub use exec::{
-    last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks, with_cpu_time_limit,
+    last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks, last_launch_span_blocks,
+    with_cpu_time_limit,
     with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
 };
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, LoopState, StrideIndex};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
+pub use owned::{ArgClaim, OwnedArg, OwnedView};
+pub use span::{Span, SpanAxis, CONST, OWN_X, OWN_Y, OWN_Z};
 pub use thread::Thread;
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 

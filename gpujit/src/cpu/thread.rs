@@ -37,26 +37,42 @@ impl fmt::Debug for Thread<'_> {
 }
 
 impl<'a> Thread<'a> {
+    /// The global index on axis `a` (0-2): `blockIdx * blockDim + threadIdx`.
+    ///
+    /// An add LLVM knows does not wrap, so that a block's range check (see
+    /// `span.rs`) lets it drop the kernel's own `if i < n`.
+    #[inline(always)]
+    pub(super) fn own(&self, a: usize) -> usize {
+        #[cfg(target_pointer_width = "64")]
+        {
+            // SAFETY: only the runtime makes threads, with `base` = `blockIdx
+            // * blockDim` and `tid < blockDim` per axis; a validated launch
+            // has `gridDim < 2^31` and `blockDim <= 1024`, so the sum is
+            // below 2^41, far from overflowing a 64-bit `usize`.
+            unsafe { self.base[a].unchecked_add(self.tid[a]) }
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            self.base[a].wrapping_add(self.tid[a])
+        }
+    }
+
     /// `grid(1)`: `blockIdx.x * blockDim.x + threadIdx.x`.
     #[inline]
     pub fn grid1(&self) -> usize {
-        self.base[0] + self.tid[0]
+        self.own(0)
     }
 
     /// `grid(2)`: the global `(x, y)` index.
     #[inline]
     pub fn grid2(&self) -> (usize, usize) {
-        (self.base[0] + self.tid[0], self.base[1] + self.tid[1])
+        (self.own(0), self.own(1))
     }
 
     /// `grid(3)`: the global `(x, y, z)` index.
     #[inline]
     pub fn grid3(&self) -> (usize, usize, usize) {
-        (
-            self.base[0] + self.tid[0],
-            self.base[1] + self.tid[1],
-            self.base[2] + self.tid[2],
-        )
+        (self.own(0), self.own(1), self.own(2))
     }
 
     /// `gridsize(1)`: `gridDim.x * blockDim.x`, threads along x.

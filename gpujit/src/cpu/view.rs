@@ -87,15 +87,15 @@ impl Mem for SharedMem {
 /// global views and shared views use plain accesses (see the `Send`/`Sync`
 /// impls for why no one writes those concurrently).
 pub struct View<'a, T, M: Mem = GlobalMem> {
-    ptr: *mut T,
+    pub(super) ptr: *mut T,
     /// Shape; axes past `ndim` are 1 (all 0 for the empty view).
-    dims: [usize; 3],
-    ndim: u8,
+    pub(super) dims: [usize; 3],
+    pub(super) ndim: u8,
     /// `dims[0] * dims[1] * dims[2]`.
-    len: usize,
-    name: &'static str,
+    pub(super) len: usize,
+    pub(super) name: &'static str,
     /// Whether stores are allowed (read-only parameters reject them).
-    writable: bool,
+    pub(super) writable: bool,
     /// Borrows the elements for `'a`; `*mut T` makes the view `!Send + !Sync`
     /// unless an impl below says otherwise.
     _borrow: PhantomData<(&'a T, *mut T, M)>,
@@ -118,7 +118,11 @@ impl<T, M: Mem> Copy for View<'_, T, M> {}
 // - a writable view comes from `KernelArg::array_mut(&'a mut DeviceArray)`, so
 //   for `'a` every access to those elements goes through views of that same
 //   argument, all of which (being writable) use relaxed atomic loads and
-//   stores: racing threads are not a data race;
+//   stores: racing threads are not a data race. The one other kind of access,
+//   an own-index view's plain one (`owned.rs`), never meets them: the
+//   argument's `ArgClaim` gives either atomic views (and then own-index views
+//   use atomics too) or one launch's own-index views (and then `from_arg`
+//   returns an empty view, whose every access faults);
 // - a read-only view comes from `KernelArg::array(&'a DeviceArray)`: for `'a`
 //   no `&mut` to the array, hence no writable view of its buffer, can exist
 //   (two `DeviceArray`s never share a buffer: `reshape` consumes the array and
@@ -156,12 +160,22 @@ impl<'a, T: DeviceScalar> View<'a, T, GlobalMem> {
     /// access to it faults.
     #[inline]
     pub fn from_arg(arg: &KernelArg<'a>, name: &'static str) -> View<'a, T, GlobalMem> {
+        Self::from_arg_as(arg, name, true)
+    }
+
+    /// [`View::from_arg`]; `as_shared`: the view is one of the relaxed atomic
+    /// views of a written array (false only for `OwnedArg`, which claims it).
+    #[inline]
+    pub(super) fn from_arg_as(arg: &KernelArg<'a>, name: &'static str, as_shared: bool) -> View<'a, T, GlobalMem> {
         if let KernelArg::Array(a) = arg {
             if let ArgPtr::Host(p) = a.ptr() {
                 // Atomic accesses need the element's size as alignment
                 // (`HostBuffer` is 16-byte aligned, so this always holds).
                 let aligned = p.cast::<T>().is_aligned() && p.addr() % std::mem::size_of::<T>() == 0;
-                if a.elem == T::TYPE && !p.is_null() && aligned {
+                // A written array's views are relaxed atomic: none while one
+                // launch accesses it plainly through its own-index views.
+                let allowed = !as_shared || !a.mutable || a.claim.share();
+                if a.elem == T::TYPE && !p.is_null() && aligned && allowed {
                     if let Some(v) = Self::make(p.cast::<T>(), a.shape, name, a.mutable) {
                         return v;
                     }
@@ -458,7 +472,7 @@ impl<T: AtomicScalar, M: Mem> View<'_, T, M> {
 /// Relaxed atomic loads and stores of a `DeviceScalar`'s bits (plain `mov`s
 /// on x86-64 and AArch64, but the optimiser may not assume that no other
 /// thread writes the element, e.g. hoist a polled load out of a loop).
-mod atomic {
+pub(super) mod atomic {
     use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
     use crate::scalar::DeviceScalar;
@@ -474,7 +488,7 @@ mod atomic {
     /// `p` is valid for reads, aligned to `size_of::<T>()`, and every access
     /// to `*p` that may run concurrently is atomic.
     #[inline(always)]
-    pub(super) unsafe fn load_relaxed<T: DeviceScalar>(p: *mut T) -> T {
+    pub(in crate::cpu) unsafe fn load_relaxed<T: DeviceScalar>(p: *mut T) -> T {
         const { check_size::<T>() };
         // SAFETY: the caller's contract gives validity, alignment and
         // atomic-only concurrency; the atomic type has the size of `T`. The
@@ -497,7 +511,7 @@ mod atomic {
     /// # Safety
     /// As [`load_relaxed`], and `p` is valid for writes.
     #[inline(always)]
-    pub(super) unsafe fn store_relaxed<T: DeviceScalar>(p: *mut T, v: T) {
+    pub(in crate::cpu) unsafe fn store_relaxed<T: DeviceScalar>(p: *mut T, v: T) {
         const { check_size::<T>() };
         // SAFETY: as in `load_relaxed`; `T` has the size of the atomic's integer.
         unsafe {

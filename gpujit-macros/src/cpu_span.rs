@@ -1,0 +1,251 @@
+//! Block spans for the CPU backend (issue #7): a barrier-free kernel's
+//! thread loop, emitted a second time with unchecked accesses, taken by the
+//! blocks where one range check per array shows every classified access in
+//! bounds for every thread (`gpujit/src/cpu/span.rs`). Edge blocks, and every
+//! block under `GPUJIT_CPU_EXEC=coroutines`, run the checked loop.
+//!
+//! An access is classified when each index is the thread's own index on an
+//! axis plus or minus an integer literal (`x`, `y - 1`, with `x` a local
+//! bound once to `grid(..)`'s component, see `owned`), or an integer
+//! literal, on a read-only array parameter (any offset) or an owned one (its
+//! own index only). The indices are then not evaluated at all: the runtime
+//! forms them from the thread's coordinates, so LLVM sees unit-stride
+//! accesses and can vectorize the loop.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
+use crate::model::*;
+use crate::owned::{own_locals, owned_params};
+use crate::visit::{each_expr, each_stmt_in_block};
+
+/// `SpanAxis` values of the runtime (`OWN_X`, `OWN_Y`, `OWN_Z`, `CONST`).
+const CONST: u8 = 3;
+
+/// The largest offset taken (keeps every bound far inside `isize`).
+const MAX_OFFSET: i128 = 1 << 20;
+
+/// Which arrays of a kernel run on spans in the fast loop.
+#[derive(Debug, Clone)]
+pub struct SpanPlan {
+    /// Per parameter: per position, the axis and least and greatest offset
+    /// of its classified accesses; `None` if it has no span.
+    arrays: Vec<Option<Vec<(u8, i128, i128)>>>,
+    own: Vec<Option<Axis>>,
+}
+
+fn axis_code(a: Axis) -> u8 {
+    match a {
+        Axis::X => 0,
+        Axis::Y => 1,
+        Axis::Z => 2,
+    }
+}
+
+/// `e` as `(axis, offset)`: own index plus or minus a literal, or a literal.
+fn classify(own: &[Option<Axis>], e: &Expr) -> Option<(u8, i128)> {
+    let own_axis = |e: &Expr| match &e.kind {
+        ExprKind::Grid(a) => Some(axis_code(*a)),
+        ExprKind::Local(id) => own.get(*id).copied().flatten().map(axis_code),
+        _ => None,
+    };
+    let lit = |e: &Expr| match e.kind {
+        ExprKind::Lit(Lit::Int(v)) if e.ty == Ty::Scalar(Scalar::Usize) && (0..=MAX_OFFSET).contains(&v) => Some(v),
+        _ => None,
+    };
+    let r = match &e.kind {
+        ExprKind::Lit(_) => (CONST, lit(e)?),
+        ExprKind::Binary(BinOp::Add, a, b) => match (own_axis(a), own_axis(b)) {
+            (Some(ax), None) => (ax, lit(b)?),
+            (None, Some(ax)) => (ax, lit(a)?),
+            _ => return None,
+        },
+        ExprKind::Binary(BinOp::Sub, a, b) => (own_axis(a)?, -lit(b)?),
+        _ => (own_axis(e)?, 0),
+    };
+    Some(r)
+}
+
+impl SpanPlan {
+    /// The classified positions of an access to parameter `p` at `idx` that
+    /// takes its span, or `None` (the access stays checked).
+    pub fn access(&self, p: usize, idx: &[Expr]) -> Option<Vec<(u8, i128)>> {
+        let spec = self.arrays.get(p)?.as_ref()?;
+        let pos: Vec<(u8, i128)> = idx.iter().map(|e| classify(&self.own, e)).collect::<Option<_>>()?;
+        let fits = pos.len() == spec.len()
+            && pos
+                .iter()
+                .zip(spec)
+                .all(|(&(a, o), &(sa, _, _))| a == sa && o >= -MAX_OFFSET);
+        fits.then_some(pos)
+    }
+}
+
+/// The span plan of `k`, or `None` when no array of it can use one.
+pub fn plan(k: &Kernel) -> Option<SpanPlan> {
+    if k.ret.is_some() || k.uses_barrier {
+        return None;
+    }
+    let own = own_locals(k);
+    let owned = owned_params(k);
+    // Per parameter: `Some(positions)` while every classified access agrees
+    // on the axis of each position; read-only and owned arrays only.
+    let mut arrays: Vec<Option<Vec<(u8, i128, i128)>>> = vec![None; k.params.len()];
+    let mut bad = vec![false; k.params.len()];
+    for (p, param) in k.params.iter().enumerate() {
+        match param.kind {
+            ParamKind::Array { mutable: false, .. } => {}
+            ParamKind::Array { mutable: true, .. } if owned[p] => {}
+            _ => bad[p] = true,
+        }
+    }
+    let mut note = |p: usize, idx: &[Expr]| {
+        if bad[p] {
+            return;
+        }
+        let Some(pos) = idx.iter().map(|e| classify(&own, e)).collect::<Option<Vec<_>>>() else {
+            return;
+        };
+        let slot = &mut arrays[p];
+        match slot {
+            None => *slot = Some(pos.iter().map(|&(a, o)| (a, o, o)).collect()),
+            Some(spec) if spec.len() == pos.len() && spec.iter().zip(&pos).all(|(s, q)| s.0 == q.0) => {
+                for (s, q) in spec.iter_mut().zip(&pos) {
+                    s.1 = s.1.min(q.1);
+                    s.2 = s.2.max(q.1);
+                }
+            }
+            Some(_) => {
+                bad[p] = true;
+                *slot = None;
+            }
+        }
+    };
+    each_stmt_in_block(&k.body, &mut |s| {
+        if let Stmt::Assign {
+            place: Place::Elem(ArrayRef::Param(p), idx),
+            ..
+        } = s
+        {
+            note(*p, idx);
+        }
+        each_expr(s, &mut |e| {
+            if let ExprKind::Load(ArrayRef::Param(p), idx) = &e.kind {
+                note(*p, idx);
+            }
+        });
+    });
+    // `each_expr` sees nested statements' loads once per enclosing
+    // statement: harmless, the bounds are a min and a max.
+    arrays.iter().any(Option::is_some).then_some(SpanPlan { arrays, own })
+}
+
+/// The span of parameter `p` in the fast loop.
+pub fn span_ident(p: usize) -> Ident {
+    format_ident!("gj_span_{}", p, span = Span::mixed_site())
+}
+
+/// `v` as an `isize` expression (a negative literal as a negation).
+fn isize_tokens(v: i128) -> TokenStream {
+    let abs = proc_macro2::Literal::isize_suffixed(v.unsigned_abs() as isize);
+    if v < 0 {
+        quote! { (-#abs) }
+    } else {
+        quote! { #abs }
+    }
+}
+
+/// `(axis, offset)` pairs as the runtime's index argument.
+pub fn index_tokens(pos: &[(u8, i128)]) -> TokenStream {
+    let parts = pos.iter().map(|&(a, o)| {
+        let o = isize_tokens(o);
+        quote! { (#a, #o) }
+    });
+    quote! { [#(#parts),*] }
+}
+
+/// The `(axis, lo, hi, extent)` bounds of the fast loop (see the runtime's
+/// `Block::threads_within`): each span's own positions against its array's
+/// extent, and for each owned array (whose extents the kernel's guards
+/// usually read) the widest offsets of all spans on that axis.
+fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
+    let mut widest: Vec<(u8, i128, i128)> = Vec::new();
+    for spec in plan.arrays.iter().flatten() {
+        for &(a, lo, hi) in spec.iter().filter(|s| s.0 != CONST) {
+            match widest.iter_mut().find(|w| w.0 == a) {
+                Some(w) => {
+                    w.1 = w.1.min(lo);
+                    w.2 = w.2.max(hi);
+                }
+                None => widest.push((a, lo, hi)),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (p, spec) in plan.arrays.iter().enumerate() {
+        let Some(spec) = spec else { continue };
+        let view = ident(&k.params[p].name);
+        let ParamKind::Array { mutable, ndim, .. } = k.params[p].kind else {
+            continue;
+        };
+        for (pos, &(a, lo, hi)) in spec.iter().enumerate().filter(|(_, s)| s.0 != CONST) {
+            let extent = if ndim == 1 {
+                quote! { #view.len() }
+            } else {
+                quote! { #view.dim(#pos) }
+            };
+            let (lo, hi) = if mutable {
+                widest.iter().find(|w| w.0 == a).map_or((lo, hi), |w| (w.1, w.2))
+            } else {
+                (lo, hi)
+            };
+            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
+            out.push(quote! { (#a, #lo, #hi, #extent) });
+        }
+    }
+    out
+}
+
+/// The barrier-free block body `checked` (the plain thread loop of `k`),
+/// preceded by its span version when `k` has arrays with spans.
+pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
+    let Some(plan) = plan(k) else {
+        return checked;
+    };
+    let (blk, t) = (block_ident(), thread_ident());
+    let mut names = Vec::new();
+    let mut makes = Vec::new();
+    for (p, spec) in plan.arrays.iter().enumerate() {
+        let Some(spec) = spec else { continue };
+        let view = ident(&k.params[p].name);
+        let parts = spec.iter().map(|&(a, lo, hi)| {
+            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
+            quote! { (#a, #lo, #hi) }
+        });
+        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
+            continue;
+        };
+        // Owned arrays' views were made for the block already.
+        makes.push(if mutable {
+            quote! { #view.span([#(#parts),*]) }
+        } else {
+            quote! { #view.span(#blk, [#(#parts),*]) }
+        });
+        names.push(span_ident(p));
+    }
+    let bounds = bounds(k, &plan);
+    let em = Emitter::new(k).with_spans(plan);
+    let copies = param_copies(k, &[]);
+    let body = em.block_stmts(&k.body);
+    quote! {
+        if let (false, true, #(::core::option::Option::Some(#names),)*) = (#blk.force_coroutines(), #blk.within(&[#(#bounds),*]), #(#makes,)*) {
+            #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body });
+            // After the loop: an atomic before it would make LLVM reload
+            // the block's geometry that the spans' checks read.
+            #blk.span_block();
+        } else {
+            #checked
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Own-index views: plain (non-atomic) accesses to a written array that a
+//! kernel only touches at each thread's own index (issue #7).
+//!
+//! The macro gives a `&mut [T]` / `ArrayViewMut1` / `ArrayViewMut2`
+//! parameter an [`OwnedArg`] instead of a [`View`] when every access to it is
+//! `a[i]` with `let i = grid(1)` (or `a[[y, x]]` with `let (x, y) = grid(2)`).
+//! Each block makes an [`OwnedView`] of it, whose only element accessors
+//! check at run time that the index IS the calling thread's own index. When
+//! the launch makes that index injective (no two threads of the launch share
+//! it), two threads never touch one element, so the accesses are plain
+//! loads and stores, which LLVM can vectorize; otherwise they are relaxed
+//! atomics, as [`View`]'s are.
+//!
+//! Soundness does not rest on the macro's analysis: an index that is not the
+//! thread's own is a fault (nothing is accessed), and the array's
+//! [`ArgClaim`] keeps atomic views and other launches away while one launch
+//! accesses it plainly.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::cpu::block::Block;
+use crate::cpu::exec::LaunchCtx;
+use crate::cpu::view::{atomic, OutOfBounds, Space, View};
+use crate::cpu::Thread;
+use crate::kernel_def::KernelArg;
+use crate::scalar::DeviceScalar;
+
+/// No view of the array was made yet.
+const FRESH: usize = 0;
+/// [`View`]s (relaxed atomic) of the array exist: own-index views use
+/// atomics too.
+const SHARED: usize = 1;
+
+/// Which kind of view a written array argument hands out: relaxed atomic
+/// [`View`]s ([`SHARED`]), or own-index views for one launch (the address of
+/// its `LaunchCtx`, never 0 or 1), decided by the first view made. Never
+/// goes back, so plain and atomic accesses to one array never meet.
+#[derive(Debug, Default)]
+pub struct ArgClaim(AtomicUsize);
+
+/// What a block may do with an own-index view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bind {
+    /// The array belongs to this launch: plain accesses if its geometry is injective.
+    Own,
+    /// Atomic views exist: atomics only.
+    Shared,
+    /// Another launch owns the array (only reachable by misusing `__private`): no access.
+    Dead,
+}
+
+impl ArgClaim {
+    /// Whether a relaxed atomic [`View`] of the array may be made: false once
+    /// a launch claimed it for own-index views.
+    pub(crate) fn share(&self) -> bool {
+        match self
+            .0
+            .compare_exchange(FRESH, SHARED, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => true,
+            Err(state) => state == SHARED,
+        }
+    }
+
+    /// Claims the array for the launch at address `launch` (or finds it
+    /// claimed by it already).
+    fn bind(&self, launch: usize) -> Bind {
+        match self
+            .0
+            .compare_exchange(FRESH, launch, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => Bind::Own,
+            Err(SHARED) => Bind::Shared,
+            Err(state) if state == launch => Bind::Own,
+            Err(_) => Bind::Dead,
+        }
+    }
+}
+
+/// A written array argument whose every access is at the thread's own
+/// index, for one launch (see the module docs). Made once per launch;
+/// [`OwnedArg::block`] makes each block's [`OwnedView`].
+#[derive(Clone, Copy)]
+pub struct OwnedArg<'a, T> {
+    view: View<'a, T>,
+    /// `None` for an argument that is not a written array (a view that
+    /// faults on every access).
+    claim: Option<&'a ArgClaim>,
+}
+
+impl<T> fmt::Debug for OwnedArg<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OwnedArg(`{}`)", self.view.name)
+    }
+}
+
+impl<'a, T: DeviceScalar> OwnedArg<'a, T> {
+    /// The own-index argument for array argument `arg` named `name` (for
+    /// fault messages). Anything but a written array of `T` with 1-3
+    /// dimensions gives an argument whose every access faults.
+    #[inline]
+    pub fn from_arg(arg: &'a KernelArg<'_>, name: &'static str) -> OwnedArg<'a, T> {
+        let claim = match arg {
+            KernelArg::Array(a) if a.mutable => Some(&a.claim),
+            _ => None,
+        };
+        OwnedArg {
+            view: View::from_arg_as(arg, name, false),
+            claim,
+        }
+    }
+
+    /// The view block `blk` accesses the array through. Plain accesses when
+    /// this launch owns the array and its geometry makes the own index
+    /// injective (1-D: `blockDim.y = blockDim.z = gridDim.y = gridDim.z = 1`;
+    /// 2-D: `blockDim.z = gridDim.z = 1`), relaxed atomics otherwise.
+    #[inline]
+    pub fn block<'b>(&self, blk: &'b Block<'b>) -> OwnedView<'b, T>
+    where
+        'a: 'b,
+    {
+        let launch: &LaunchCtx = blk.launch;
+        let bind = match self.claim {
+            Some(c) => c.bind(std::ptr::from_ref(launch).addr()),
+            None => Bind::Dead,
+        };
+        let [_, gy, gz] = launch.grid;
+        let [_, by, bz] = launch.block;
+        let v = &self.view;
+        let injective = match v.ndim {
+            1 => gy == 1 && gz == 1 && by == 1 && bz == 1,
+            2 => gz == 1 && bz == 1,
+            _ => false,
+        };
+        OwnedView {
+            ptr: v.ptr,
+            dims: v.dims,
+            len: v.len,
+            ndim: v.ndim,
+            // 0: no access (see `bad`); views of 3 dimensions have no accessor.
+            access: if bind == Bind::Dead { 0 } else { v.ndim },
+            name: v.name,
+            plain: bind == Bind::Own && injective,
+            block: blk,
+            _borrow: PhantomData,
+        }
+    }
+}
+
+/// One block's view of an [`OwnedArg`]: its only element accessors are at
+/// the calling thread's own index. Neither `Send` nor `Sync` (it stays on
+/// the OS thread that runs its block).
+#[derive(Clone, Copy)]
+pub struct OwnedView<'b, T> {
+    pub(super) ptr: *mut T,
+    pub(super) dims: [usize; 3],
+    pub(super) len: usize,
+    /// Number of dimensions (1-3).
+    pub(super) ndim: u8,
+    /// The dimensions the accessors serve (1 or 2); 0 when every access
+    /// must fault.
+    pub(super) access: u8,
+    pub(super) name: &'static str,
+    /// Plain accesses (else relaxed atomics).
+    pub(super) plain: bool,
+    pub(super) block: &'b Block<'b>,
+    _borrow: PhantomData<&'b T>,
+}
+
+impl<T> fmt::Debug for OwnedView<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OwnedView(`{}`, plain: {})", self.name, self.plain)
+    }
+}
+
+impl<T: DeviceScalar> OwnedView<'_, T> {
+    /// Total number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the array has no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Length of axis `k` (0 = outermost); 0 if `k` is past the last axis.
+    #[inline]
+    pub fn dim(&self, k: usize) -> usize {
+        if k < usize::from(self.ndim) {
+            self.dims[k]
+        } else {
+            0
+        }
+    }
+
+    /// Whether this view accesses elements plainly (for tests).
+    #[inline]
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    /// Whether `t` is a thread of this view's block.
+    #[inline(always)]
+    fn mine(&self, t: &Thread<'_>) -> bool {
+        std::ptr::eq(
+            std::ptr::from_ref(t.block).cast::<()>(),
+            std::ptr::from_ref(self.block).cast::<()>(),
+        )
+    }
+
+    /// Reads element `off`, which the caller checked is thread `t`'s own.
+    ///
+    /// # Safety
+    /// `off < self.len`, `t` is a thread of `self.block`, and `off` is the
+    /// element of `t`'s own index (`grid(1)`, or `[y, x]` of `grid(2)`).
+    #[inline(always)]
+    unsafe fn read_own(&self, off: usize) -> T {
+        // SAFETY: `off < len`: inside the array (borrowed for the view's
+        // lifetime, aligned for `T` and its size, see `View::from_arg`).
+        // When `plain`: this launch claimed the array (`ArgClaim::bind`), so
+        // no atomic `View` of it exists and no other launch accesses it
+        // while this one runs (another launch's views are dead); every access
+        // of this launch goes through own-index views, each checked to be at
+        // its thread's own index by a thread of the view's block; and the
+        // launch's geometry makes own indices injective, so this element is
+        // only ever accessed by thread `t`, whose accesses all run on one OS
+        // thread (its block's: `Thread` and `OwnedView` are `!Send`), in
+        // order. A racing kernel included, no other access can be concurrent.
+        // Otherwise every access to the array is relaxed atomic.
+        unsafe {
+            let p = self.ptr.add(off);
+            if self.plain {
+                p.read()
+            } else {
+                atomic::load_relaxed(p)
+            }
+        }
+    }
+
+    /// Writes element `off`: as [`OwnedView::read_own`].
+    ///
+    /// # Safety
+    /// As `read_own`.
+    #[inline(always)]
+    unsafe fn write_own(&self, off: usize, v: T) {
+        // SAFETY: as in `read_own`; the claim exists only for written arrays.
+        unsafe {
+            let p = self.ptr.add(off);
+            if self.plain {
+                p.write(v);
+            } else {
+                atomic::store_relaxed(p, v);
+            }
+        }
+    }
+
+    /// Reads element `i` of a 1-D array, which must be thread `t`'s own
+    /// index (`grid(1)`): out of bounds is a fault (as [`View::ld`]), another
+    /// index a fault (a gpujit bug); both read `T::default()`.
+    #[inline(always)]
+    pub fn ld_own(&self, t: &Thread<'_>, i: usize) -> T {
+        if self.access == 1 && i < self.len && i == t.grid1() && self.mine(t) {
+            // SAFETY: checked just above.
+            unsafe { self.read_own(i) }
+        } else {
+            self.bad(*t, &[i]);
+            T::default()
+        }
+    }
+
+    /// Writes element `i` of a 1-D array, which must be thread `t`'s own
+    /// index; faults (nothing written) as [`OwnedView::ld_own`].
+    #[inline(always)]
+    pub fn st_own(&self, t: &Thread<'_>, i: usize, v: T) {
+        if self.access == 1 && i < self.len && i == t.grid1() && self.mine(t) {
+            // SAFETY: checked just above.
+            unsafe { self.write_own(i, v) }
+        } else {
+            self.bad(*t, &[i]);
+        }
+    }
+
+    /// Reads element `[y, x]` of a 2-D array, which must be thread `t`'s own
+    /// index (`let (x, y) = grid(2)`); faults as [`OwnedView::ld_own`].
+    #[inline(always)]
+    pub fn ld2_own(&self, t: &Thread<'_>, y: usize, x: usize) -> T {
+        if self.access == 2 && y < self.dims[0] && x < self.dims[1] && (x, y) == t.grid2() && self.mine(t) {
+            // SAFETY: checked just above; y < d0 and x < d1, so the offset is < len.
+            unsafe { self.read_own(y * self.dims[1] + x) }
+        } else {
+            self.bad(*t, &[y, x]);
+            T::default()
+        }
+    }
+
+    /// Writes element `[y, x]` of a 2-D array, which must be thread `t`'s
+    /// own index; faults (nothing written) as [`OwnedView::ld_own`].
+    #[inline(always)]
+    pub fn st2_own(&self, t: &Thread<'_>, y: usize, x: usize, v: T) {
+        if self.access == 2 && y < self.dims[0] && x < self.dims[1] && (x, y) == t.grid2() && self.mine(t) {
+            // SAFETY: checked just above; y < d0 and x < d1, so the offset is < len.
+            unsafe { self.write_own(y * self.dims[1] + x, v) }
+        } else {
+            self.bad(*t, &[y, x]);
+        }
+    }
+
+    /// The fault of a refused access (by value: see `View::oob`).
+    #[cold]
+    #[inline(never)]
+    fn bad(self, t: Thread<'_>, index: &[usize]) {
+        let shape = &self.dims[..usize::from(self.ndim).min(3)];
+        let in_bounds = index.len() == shape.len() && index.iter().zip(shape).all(|(i, d)| i < d);
+        if self.access == 0 {
+            t.fault(format_args!(
+                "written array `{}` is used by another launch at the same time; nothing was accessed (gpujit bug)",
+                self.name
+            ));
+        } else if !in_bounds && index.len() == shape.len() {
+            t.fault(OutOfBounds {
+                index,
+                space: Space::Global,
+                name: self.name,
+                shape,
+            });
+        } else {
+            t.fault(format_args!(
+                "index {index:?} of array `{}` is not the own index of thread {:?} of block {:?}; nothing was accessed (gpujit bug)",
+                self.name,
+                t.tid,
+                t.block.idx
+            ));
+        }
+    }
+}
