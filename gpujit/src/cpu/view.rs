@@ -256,7 +256,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
     /// Writes element `off` (in bounds) of a writable view.
     ///
     /// # Safety
-    /// `off < self.len` and `self.writable`.
+    /// `off < self.len` and `self.can_write()`.
     #[inline(always)]
     unsafe fn write_at(&self, off: usize, v: T) {
         // SAFETY: as in `read_at`.
@@ -268,6 +268,14 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
                 p.write(v);
             }
         }
+    }
+
+    /// Whether stores are allowed. Shared arrays always are, and saying so
+    /// as a constant lets LLVM drop the test (a field it would reload after
+    /// every store through the view's own pointer).
+    #[inline(always)]
+    fn can_write(&self) -> bool {
+        M::SPACE == Space::Shared || self.writable
     }
 
     /// Total number of elements.
@@ -327,7 +335,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
     /// `i >= len()` or the view is read-only.
     #[inline]
     pub fn st(&self, t: &Thread<'_>, i: usize, v: T) {
-        if i < self.len && self.writable {
+        if i < self.len && self.can_write() {
             // SAFETY: `i < len` and the view is writable.
             unsafe { self.write_at(i, v) }
         } else {
@@ -352,7 +360,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
     /// `i < dim(0)`, `j < dim(1)` and the view is writable.
     #[inline]
     pub fn st2(&self, t: &Thread<'_>, i: usize, j: usize, v: T) {
-        if i < self.dims[0] && j < self.dims[1] && self.writable {
+        if i < self.dims[0] && j < self.dims[1] && self.can_write() {
             // SAFETY: i < d0 and j < d1, so i * d1 + j < d0 * d1 <= len; writable.
             unsafe { self.write_at(i * self.dims[1] + j, v) }
         } else {
@@ -377,7 +385,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
     /// is below its dimension and the view is writable.
     #[inline]
     pub fn st3(&self, t: &Thread<'_>, i: usize, j: usize, k: usize, v: T) {
-        if i < self.dims[0] && j < self.dims[1] && k < self.dims[2] && self.writable {
+        if i < self.dims[0] && j < self.dims[1] && k < self.dims[2] && self.can_write() {
             // SAFETY: each index is below its dimension, so the offset is < len; writable.
             unsafe { self.write_at((i * self.dims[1] + j) * self.dims[2] + k, v) }
         } else {
@@ -438,7 +446,7 @@ impl<T: AtomicScalar, M: Mem> View<'_, T, M> {
             _ => None,
         };
         match off {
-            Some(off) if self.writable => {
+            Some(off) if self.can_write() => {
                 // SAFETY: each index is below its dimension (or the flat
                 // index below `len`), so `off < len` and `ptr + off` is an
                 // element of the view's allocation, aligned for `T` (a global
