@@ -433,26 +433,28 @@ pub fn with_forced_coroutines<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// How many blocks of the last CPU launch made on this OS thread ran on the
+/// How many blocks of the last CPU launch that ran on this OS thread (a launch
+/// refused before it ran, e.g. for a wrong argument shape, changes none of
+/// the `last_launch_*` counts) ran on the
 /// coroutine path (for tests that check which path a kernel takes).
 pub fn last_launch_coroutine_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[0]
 }
 
-/// How many blocks of the last CPU launch made on this OS thread ran a loop
+/// How many blocks of the last CPU launch that ran on this OS thread ran a loop
 /// in lockstep across their threads (loop interchange).
 pub fn last_launch_lockstep_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[1]
 }
 
-/// How many blocks of the last CPU launch made on this OS thread ran a part
+/// How many blocks of the last CPU launch that ran on this OS thread ran a part
 /// `if threadIdx.x < E { .. }` (with `E` block-uniform) as a loop over the
 /// threads below `E` only (for tests that check the narrowed loop is used).
 pub fn last_launch_narrowed_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[2]
 }
 
-/// How many blocks of the last CPU launch made on this OS thread ran the
+/// How many blocks of the last CPU launch that ran on this OS thread ran the
 /// thread loop with one range check per block (block spans) instead of a
 /// check per access.
 pub fn last_launch_span_blocks() -> usize {
