@@ -204,15 +204,6 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
         self.plain
     }
 
-    /// Whether `t` is a thread of this view's block.
-    #[inline(always)]
-    fn mine(&self, t: &Thread<'_>) -> bool {
-        std::ptr::eq(
-            std::ptr::from_ref(t.block).cast::<()>(),
-            std::ptr::from_ref(self.block).cast::<()>(),
-        )
-    }
-
     /// Reads element `off`, which the caller checked is thread `t`'s own.
     ///
     /// # Safety
@@ -264,7 +255,7 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     /// index a fault (a gpujit bug); both read `T::default()`.
     #[inline(always)]
     pub fn ld_own(&self, t: &Thread<'_>, i: usize) -> T {
-        if self.access == 1 && i < self.len && i == t.grid1() && self.mine(t) {
+        if self.access == 1 && i < self.len && i == t.grid1() && t.is_in(self.block) {
             // SAFETY: checked just above.
             unsafe { self.read_own(i) }
         } else {
@@ -277,7 +268,7 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     /// index; faults (nothing written) as [`OwnedView::ld_own`].
     #[inline(always)]
     pub fn st_own(&self, t: &Thread<'_>, i: usize, v: T) {
-        if self.access == 1 && i < self.len && i == t.grid1() && self.mine(t) {
+        if self.access == 1 && i < self.len && i == t.grid1() && t.is_in(self.block) {
             // SAFETY: checked just above.
             unsafe { self.write_own(i, v) }
         } else {
@@ -289,7 +280,7 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     /// index (`let (x, y) = grid(2)`); faults as [`OwnedView::ld_own`].
     #[inline(always)]
     pub fn ld2_own(&self, t: &Thread<'_>, y: usize, x: usize) -> T {
-        if self.access == 2 && y < self.dims[0] && x < self.dims[1] && (x, y) == t.grid2() && self.mine(t) {
+        if self.access == 2 && y < self.dims[0] && x < self.dims[1] && (x, y) == t.grid2() && t.is_in(self.block) {
             // SAFETY: checked just above; y < d0 and x < d1, so the offset is < len.
             unsafe { self.read_own(y * self.dims[1] + x) }
         } else {
@@ -302,7 +293,7 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     /// own index; faults (nothing written) as [`OwnedView::ld_own`].
     #[inline(always)]
     pub fn st2_own(&self, t: &Thread<'_>, y: usize, x: usize, v: T) {
-        if self.access == 2 && y < self.dims[0] && x < self.dims[1] && (x, y) == t.grid2() && self.mine(t) {
+        if self.access == 2 && y < self.dims[0] && x < self.dims[1] && (x, y) == t.grid2() && t.is_in(self.block) {
             // SAFETY: checked just above; y < d0 and x < d1, so the offset is < len.
             unsafe { self.write_own(y * self.dims[1] + x, v) }
         } else {

@@ -204,25 +204,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        // A 1-D array's extent as `len`, what the kernel's `a.len()` reads.
-        let d1 = [self.len];
-        let dims = if self.ndim == 1 {
-            &d1[..]
-        } else {
-            &self.dims[..usize::from(self.ndim)]
-        };
-        let pos = covers(blk, dims, spec)?;
-        Some(Span {
-            ptr: self.ptr,
-            d1: self.dims[1],
-            d2: self.dims[2],
-            pos,
-            // `covers` checked `N` is the array's number of dimensions.
-            ndim: N as u8,
-            writable: false,
-            block: blk,
-            _borrow: PhantomData,
-        })
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false)
     }
 }
 
@@ -242,35 +224,40 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own {
             return None;
         }
-        let d1 = [self.len];
-        let dims = if self.ndim == 1 {
-            &d1[..]
-        } else {
-            &self.dims[..usize::from(self.ndim)]
-        };
-        let pos = covers(self.block, dims, spec)?;
-        Some(Span {
-            ptr: self.ptr,
-            d1: self.dims[1],
-            d2: self.dims[2],
-            pos,
-            // `covers` checked `N` is the array's number of dimensions.
-            ndim: N as u8,
-            writable: true,
-            block: self.block,
-            _borrow: PhantomData,
-        })
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true)
     }
 }
 
-impl<T: DeviceScalar> Span<'_, T> {
-    /// Whether `t` is a thread of the span's block.
+impl<'b, T: DeviceScalar> Span<'b, T> {
+    /// The span of an array of `len` elements at `ptr` with `ndim`
+    /// dimensions `dims` (past `ndim`: 1) for block `blk`, if `covers` shows
+    /// every position of `spec` inside the array for every thread of `blk`.
+    /// `writable` only for an own-index view in plain mode at its own index.
     #[inline(always)]
-    fn mine(&self, t: &Thread<'_>) -> bool {
-        std::ptr::eq(
-            std::ptr::from_ref(t.block).cast::<()>(),
-            std::ptr::from_ref(self.block).cast::<()>(),
-        )
+    fn checked<const N: usize>(
+        ptr: *mut T,
+        len: usize,
+        ndim: u8,
+        dims: [usize; 3],
+        blk: &'b Block<'b>,
+        spec: [(SpanAxis, isize, isize); N],
+        writable: bool,
+    ) -> Option<Span<'b, T>> {
+        // A 1-D array's extent as `len`, what the kernel's `a.len()` reads.
+        let d1 = [len];
+        let extents = if ndim == 1 { &d1[..] } else { &dims[..usize::from(ndim)] };
+        let pos = covers(blk, extents, spec)?;
+        Some(Span {
+            ptr,
+            d1: dims[1],
+            d2: dims[2],
+            pos,
+            // `covers` checked `N` is the array's number of dimensions.
+            ndim: N as u8,
+            writable,
+            block: blk,
+            _borrow: PhantomData,
+        })
     }
 
     /// The flat offset of the element at `idx` (one `(axis, offset)` per
@@ -278,7 +265,7 @@ impl<T: DeviceScalar> Span<'_, T> {
     /// each position is one the span was checked for.
     #[inline(always)]
     fn offset<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N]) -> Option<usize> {
-        if !self.mine(t) || N != usize::from(self.ndim) {
+        if !t.is_in(self.block) || N != usize::from(self.ndim) {
             return None;
         }
         let mut off = 0usize;

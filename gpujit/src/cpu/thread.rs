@@ -57,6 +57,16 @@ impl<'a> Thread<'a> {
         }
     }
 
+    /// Whether this is a thread of block `b` (the views and spans made for
+    /// one block check it; after inlining it folds away).
+    #[inline(always)]
+    pub(super) fn is_in(&self, b: &Block<'_>) -> bool {
+        std::ptr::eq(
+            std::ptr::from_ref(self.block).cast::<()>(),
+            std::ptr::from_ref(b).cast::<()>(),
+        )
+    }
+
     /// `grid(1)`: `blockIdx.x * blockDim.x + threadIdx.x`.
     #[inline]
     pub fn grid1(&self) -> usize {
