@@ -45,9 +45,9 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use crate::cpu_split::{spill_decls, wrap_part, Uses};
-use crate::emit_cpu::{block_ident, exited_ident, ident, thread_ident, Emitter};
+use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
 use crate::model::*;
-use crate::visit::{each_expr, each_expr_in_expr, each_stmt};
+use crate::visit::{each_expr, each_expr_in_expr, each_stmt, locals_used};
 
 /// Where the chosen loop sits.
 struct Target<'k> {
@@ -162,6 +162,70 @@ const CHUNK: usize = 8;
 
 fn mixed(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
+}
+
+/// One round (counter `var`, a `usize` bound to this round's value) of the
+/// unit-stride lockstep loop with body `body`, on spans (`cpu_span::loop_plan`):
+/// the thread loop innermost, so that `b[[i, col]]` is contiguous across
+/// threads and the round vectorizes. Given the checked round (the chunk
+/// round, for `r0..r1` one iteration), the round's code. `None` when no
+/// array of the body takes a span, or the body uses more than one local that
+/// lives across the loop (the round keeps one in a per-thread slot).
+fn rounds<'e>(
+    k: &'e Kernel,
+    em: &'e Emitter<'e>,
+    var: LocalId,
+    body: &'e [&'e Stmt],
+) -> Option<(impl FnOnce(&TokenStream) -> TokenStream + 'e, Option<Ident>)> {
+    let plan = crate::cpu_span::loop_plan(k, var, body)?;
+    let mut used = Vec::new();
+    for s in body {
+        locals_used(s, &mut used);
+    }
+    used.sort_unstable();
+    used.dedup();
+    used.retain(|id| em.spilled[*id]);
+    if used.len() > 1 {
+        return None;
+    }
+    let slot_array = used.first().map(|&id| spill_ident(&k.locals[id]));
+    let fast = move |checked: &TokenStream| {
+        let (blk, t) = (block_ident(), thread_ident());
+        let name = ident(&k.locals[var].name);
+        let mut fem = em.clone().with_spans(plan.clone());
+        for &id in &used {
+            fem.spilled[id] = false;
+        }
+        let inner = wrap_part(&fem, body, &[], body.iter().map(|s| fem.stmt(s)).collect());
+        let u = quote! { #name };
+        crate::cpu_span::round_versioned(
+            k,
+            &plan,
+            &u,
+            |_| match used.first() {
+                None => quote! {
+                    #blk.span_block();
+                    #blk.threads(|#t| { #inner });
+                },
+                Some(&id) => {
+                    let l = &k.locals[id];
+                    let (arr, local) = (spill_ident(l), ident(&l.name));
+                    let slot = mixed("gj_slot");
+                    quote! {
+                        #blk.span_block();
+                        #blk.threads_slots(&mut #arr[..], |#t, #slot| {
+                            #[allow(unused_mut)]
+                            let mut #local = *#slot;
+                            #inner
+                            *#slot = #local;
+                        });
+                    }
+                }
+            },
+            checked.clone(),
+        )
+    };
+    Some((fast, slot_array))
 }
 
 /// The block function of barrier-free kernel `k` with one loop interchanged,
@@ -362,20 +426,67 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
                     }
                 },
             ));
-            quote! {
-                match ::gpujit::__private::common_range(&#st) {
-                    ::core::option::Option::Some((#lo, #hi)) => {
-                        #blk.lockstep();
-                        let #n = ::gpujit::__private::StrideIndex::stride_trips(#lo, #hi, 1, #inclusive);
+            let chunks = quote! {
+                let mut #r0: usize = 0;
+                while #r0 < #n {
+                    if #blk.cancelled() {
+                        return;
+                    }
+                    let #r1 = #r0 + (#n - #r0).min(#chunk);
+                    #round
+                    #r0 = #r1;
+                }
+            };
+            // Rounds on spans where the body's arrays allow (see `rounds`),
+            // else chunks.
+            let body = match rounds(k, &em, *var, &loop_body) {
+                Some((fast, slot)) => {
+                    let fast = fast(&round);
+                    let rounds = quote! {
                         let mut #r0: usize = 0;
                         while #r0 < #n {
                             if #blk.cancelled() {
                                 return;
                             }
-                            let #r1 = #r0 + (#n - #r0).min(#chunk);
-                            #round
+                            let #r1 = #r0 + 1;
+                            let #name = ::gpujit::__private::StrideIndex::stride_at(#lo, #r0 as u64);
+                            #fast
                             #r0 = #r1;
                         }
+                    };
+                    // The carried local's slots on the stack (see
+                    // `Block::stack_slots`); a cancelled block returns
+                    // without copying them back (it runs nothing more).
+                    // The stack copy shadows the per-thread array, which the
+                    // checked rounds index too.
+                    let stack = mixed("gj_stack");
+                    let rounds = match slot {
+                        Some(arr) => quote! {
+                            let mut #stack = #blk.stack_slots(&#arr[..]);
+                            {
+                                let #arr = #stack.get();
+                                #rounds
+                            }
+                            #stack.store(&mut #arr[..]);
+                        },
+                        None => rounds,
+                    };
+                    quote! {
+                        if !#blk.force_coroutines() && #st.iter().all(|s| s.on) {
+                            #rounds
+                        } else {
+                            #chunks
+                        }
+                    }
+                }
+                None => chunks,
+            };
+            quote! {
+                match ::gpujit::__private::common_range(&#st) {
+                    ::core::option::Option::Some((#lo, #hi)) => {
+                        #blk.lockstep();
+                        let #n = ::gpujit::__private::StrideIndex::stride_trips(#lo, #hi, 1, #inclusive);
+                        #body
                     }
                     ::core::option::Option::None => { #own }
                 }

@@ -1,0 +1,221 @@
+//! Spans inside lockstep loops on the CPU backend (issue #7): each round of
+//! the naive matmul's interchanged `k` loop checks its arrays once
+//! (`b[[i, col]]`: uniform row `i`, own column) and runs its threads
+//! unchecked. Each kernel runs on the default path and on the plain thread
+//! loop (forced); both must equal a host reference, faults included, and
+//! `last_launch_span_blocks` shows the fast path ran where it should.
+
+use gpujit::__private::{last_launch_lockstep_blocks, last_launch_span_blocks, with_forced_coroutines};
+use gpujit::ndarray::Array2;
+use gpujit::prelude::*;
+use gpujit::{to_device, zeros};
+
+#[macro_use]
+mod common;
+
+fn main() -> std::process::ExitCode {
+    let cpu = Some(common::Tool::CpuBackend);
+    common::run_tests(
+        include_str!("rounds.rs"),
+        cases![
+            cpu => matmul_rounds_run_on_spans_in_interior_blocks,
+            cpu => matmul_rounds_past_the_end_of_b_fault_in_a_checked_round,
+            cpu => rounds_with_other_indices_keep_those_accesses_checked,
+            cpu => rounds_with_two_carried_locals_stay_in_chunks,
+        ],
+    )
+}
+
+/// Whether this run forces the reference path (`GPUJIT_CPU_EXEC=coroutines`):
+/// no loop is interchanged and no span is taken.
+fn coroutines_forced() -> bool {
+    std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines")
+}
+
+/// How many blocks must take a path when `blocks` would by default.
+fn expected(blocks: usize) -> usize {
+    if coroutines_forced() {
+        0
+    } else {
+        blocks
+    }
+}
+
+/// Runs `f` (one launch) on the default path and on the plain thread loop
+/// (forced): both results, and how many blocks ran in lockstep and on spans
+/// on the default path.
+fn on_both_paths<T>(f: impl Fn() -> T) -> (T, usize, usize, T) {
+    let default = f();
+    let (lockstep, spans) = (last_launch_lockstep_blocks(), last_launch_span_blocks());
+    let plain = with_forced_coroutines(&f);
+    assert_eq!(last_launch_lockstep_blocks(), 0, "the forced path ran in lockstep");
+    assert_eq!(last_launch_span_blocks(), 0, "the forced path ran on spans");
+    (default, lockstep, spans, plain)
+}
+
+fn host_matmul(a: &Array2<f32>, b: &Array2<f32>) -> Array2<f32> {
+    let (n, k, m) = (a.shape()[0], a.shape()[1], b.shape()[1]);
+    Array2::from_shape_fn((n, m), |(r, c)| {
+        let mut acc = 0.0f32;
+        for i in 0..k {
+            acc += a[[r, i]] * b[[i, c]];
+        }
+        acc
+    })
+}
+
+fn matmul_inputs(n: usize, k: usize, m: usize) -> (Array2<f32>, Array2<f32>) {
+    let a = Array2::from_shape_fn((n, k), |(i, j)| ((i * 7 + j * 3) % 11) as f32 * 0.37 - 1.5);
+    let b = Array2::from_shape_fn((k, m), |(i, j)| ((i * 5 + j) % 13) as f32 * 0.21 - 0.8);
+    (a, b)
+}
+
+/// The naive matmul of the examples.
+#[gpu_kernel]
+fn matmul_naive(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f32>) {
+    let (col, row) = grid(2);
+    let (n, m) = c.dim();
+    if row < n && col < m {
+        let k = a.shape()[1];
+        let mut acc = 0.0;
+        for i in 0..k {
+            acc += a[[row, i]] * b[[i, col]];
+        }
+        c[[row, col]] = acc;
+    }
+}
+
+fn matmul_rounds_run_on_spans_in_interior_blocks() -> gpujit::Result<()> {
+    // Non-square, k not a multiple of 8, edge blocks where the guard fails
+    // for some threads (those run the checked chunks), k = 0 (no round).
+    for (n, k, m) in [(37usize, 29usize, 41usize), (16, 16, 16), (5, 0, 3), (20, 1, 9), (24, 13, 8)] {
+        let (a, b) = matmul_inputs(n, k, m);
+        let want = host_matmul(&a, &b);
+        let blocks = (m.div_ceil(8), n.div_ceil(8));
+        let (x, lockstep, spans, y) = on_both_paths(|| -> gpujit::Result<Array2<f32>> {
+            let (da, db) = (to_device(&a)?, to_device(&b)?);
+            let mut dc = zeros::<f32>((n, m))?;
+            matmul_naive![blocks, (8, 8)](&da, &db, &mut dc)?;
+            dc.copy_to_ndarray()
+        });
+        assert_eq!(x?, want, "{n}x{k}x{m}");
+        assert_eq!(y?, want, "{n}x{k}x{m}");
+        assert_eq!(lockstep, expected(blocks.0 * blocks.1), "{n}x{k}x{m}");
+        // Interior blocks: every thread passes the guard.
+        let interior = if k == 0 { 0 } else { (m / 8) * (n / 8) };
+        assert_eq!(spans, expected(interior), "blocks on spans ({n}x{k}x{m})");
+    }
+    Ok(())
+}
+
+/// `k` from `a`, but `b` has fewer rows: rounds past `b`'s last row fault.
+fn matmul_rounds_past_the_end_of_b_fault_in_a_checked_round() {
+    let (n, k, m) = (16usize, 12usize, 16usize);
+    let (a, _) = matmul_inputs(n, k, m);
+    let (_, b) = matmul_inputs(n, k - 3, m);
+    let (x, lockstep, spans, y) = on_both_paths(|| -> (String, usize, Vec<f32>) {
+        let (da, db) = (to_device(&a).unwrap(), to_device(&b).unwrap());
+        let mut dc = zeros::<f32>((n, m)).unwrap();
+        let err = matmul_naive![(2, 2), (8, 8)](&da, &db, &mut dc).unwrap_err();
+        match err {
+            Error::KernelFault { message, faults, .. } => (message, faults, dc.copy_to_host().unwrap()),
+            other => panic!("expected a kernel fault, got {other}"),
+        }
+    });
+    assert_eq!(lockstep, expected(4));
+    assert_eq!(spans, expected(4), "rounds 0..9 ran on spans");
+    assert!(x.0.contains("index [9, "), "{}", x.0);
+    assert!(x.0.contains("shape [9, 16]"), "{}", x.0);
+    // The same first fault, fault count and results on both paths.
+    assert!(x.1 > 0);
+    assert_eq!(x, y);
+}
+
+/// Besides the uniform row, `b` is read one row further (`i + 1`, not a
+/// span position: checked) and `a` at a column from a parameter.
+#[gpu_kernel]
+fn matmul_shifted(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f32>, j: usize) {
+    let (col, row) = grid(2);
+    let (n, m) = c.dim();
+    if row < n && col < m {
+        let k = b.shape()[0] - 1;
+        let mut acc = 0.0;
+        for i in 0..k {
+            acc += a[[row, j]] * b[[i, col]] - b[[i + 1, col]];
+        }
+        c[[row, col]] = acc;
+    }
+}
+
+fn rounds_with_other_indices_keep_those_accesses_checked() -> gpujit::Result<()> {
+    let (n, k, m) = (16usize, 10usize, 24usize);
+    let (a, b) = matmul_inputs(n, k, m);
+    for j in [3usize, 10] {
+        let want = Array2::from_shape_fn((n, m), |(r, c)| {
+            let mut acc = 0.0f32;
+            for i in 0..k - 1 {
+                acc += a[[r, j.min(k - 1)]] * b[[i, c]] - b[[i + 1, c]];
+            }
+            acc
+        });
+        let (x, _, spans, y) = on_both_paths(|| -> gpujit::Result<Array2<f32>> {
+            let (da, db) = (to_device(&a)?, to_device(&b)?);
+            let mut dc = zeros::<f32>((n, m))?;
+            matmul_shifted![(3, 2), (8, 8)](&da, &db, &mut dc, j)?;
+            dc.copy_to_ndarray()
+        });
+        if j < k {
+            assert_eq!(x?, want);
+            assert_eq!(y?, want);
+            assert_eq!(spans, expected(6));
+        } else {
+            // `a[[row, 10]]` is out of range: a fault in a span round.
+            let (x, y) = (x.unwrap_err().to_string(), y.unwrap_err().to_string());
+            assert!(x.contains("index [0, 10]"), "{x}");
+            assert_eq!(x, y);
+        }
+    }
+    Ok(())
+}
+
+/// Two locals carried through the loop (`acc` and `sq`): the rounds keep
+/// one per-thread slot only, so this loop runs in checked chunks.
+#[gpu_kernel]
+fn matmul_two_sums(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f32>) {
+    let (col, row) = grid(2);
+    let (n, m) = c.dim();
+    if row < n && col < m {
+        let k = a.shape()[1];
+        let mut acc = 0.0;
+        let mut sq = 0.0;
+        for i in 0..k {
+            acc += a[[row, i]] * b[[i, col]];
+            sq += b[[i, col]] * b[[i, col]];
+        }
+        c[[row, col]] = acc + sq;
+    }
+}
+
+fn rounds_with_two_carried_locals_stay_in_chunks() -> gpujit::Result<()> {
+    let (n, k, m) = (16usize, 11usize, 16usize);
+    let (a, b) = matmul_inputs(n, k, m);
+    let want = Array2::from_shape_fn((n, m), |(r, c)| {
+        let (mut acc, mut sq) = (0.0f32, 0.0f32);
+        for i in 0..k {
+            acc += a[[r, i]] * b[[i, c]];
+            sq += b[[i, c]] * b[[i, c]];
+        }
+        acc + sq
+    });
+    let (x, lockstep, spans, y) = on_both_paths(|| -> gpujit::Result<Array2<f32>> {
+        let (da, db) = (to_device(&a)?, to_device(&b)?);
+        let mut dc = zeros::<f32>((n, m))?;
+        matmul_two_sums![(2, 2), (8, 8)](&da, &db, &mut dc)?;
+        dc.copy_to_ndarray()
+    });
+    assert_eq!(x?, want);
+    assert_eq!(y?, want);
+    assert_eq!(lockstep, expected(4));
+    assert_eq!(spans, 0);
+    Ok(())
+}
