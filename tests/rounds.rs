@@ -1,7 +1,8 @@
 //! Spans inside lockstep loops on the CPU backend (issue #7): each round of
 //! the naive matmul's interchanged `k` loop checks its arrays once
 //! (`b[[i, col]]`: uniform row `i`, own column) and runs its threads
-//! unchecked. Each kernel runs on the default path and on the plain thread
+//! unchecked; a grid-stride loop where every thread of a block has one
+//! element at most runs the plain thread loop, not lockstep rounds. Each kernel runs on the default path and on the plain thread
 //! loop (forced); both must equal a host reference, faults included, and
 //! `last_launch_span_blocks` shows the fast path ran where it should.
 
@@ -22,6 +23,9 @@ fn main() -> std::process::ExitCode {
             cpu => matmul_rounds_past_the_end_of_b_fault_in_a_checked_round,
             cpu => rounds_with_other_indices_keep_those_accesses_checked,
             cpu => rounds_with_two_carried_locals_stay_in_chunks,
+            cpu => grid_stride_with_one_element_per_thread_runs_plain,
+            cpu => inclusive_grid_stride_runs_plain_only_where_each_thread_has_one_element,
+            cpu => huge_and_zero_steps_pick_a_path_without_overflow,
         ],
     )
 }
@@ -217,5 +221,96 @@ fn rounds_with_two_carried_locals_stay_in_chunks() -> gpujit::Result<()> {
     assert_eq!(y?, want);
     assert_eq!(lockstep, expected(4));
     assert_eq!(spans, 0);
+    Ok(())
+}
+
+/// saxpy as the examples write it (the step from a `let`).
+#[gpu_kernel]
+fn saxpy_lets(a: f32, x: &[f32], y: &mut [f32]) {
+    let start = grid(1);
+    let stride = gridsize(1);
+    for i in (start..y.len()).step_by(stride) {
+        y[i] = a * x[i] + y[i];
+    }
+}
+
+fn grid_stride_with_one_element_per_thread_runs_plain() -> gpujit::Result<()> {
+    // (elements, blocks, threads, blocks with a thread of two elements):
+    // one element per thread, a partial last block, and 100 elements past
+    // the grid (blocks 0 and 1 hold their second elements: 256 + 64 < 356).
+    for (n, blocks, threads, multi) in [
+        (256usize, 4usize, 64usize, 0usize),
+        (219, 4, 64, 0),
+        (356, 4, 64, 2),
+        (4096, 4, 64, 4),
+    ] {
+        let x: Vec<f32> = (0..n).map(|i| (i % 97) as f32 * 0.25).collect();
+        let y0: Vec<f32> = (0..n).map(|i| (i % 5) as f32 - 2.0).collect();
+        let want: Vec<f32> = x.iter().zip(&y0).map(|(x, y)| 1.5 * x + y).collect();
+        let (a, lockstep, _, b) = on_both_paths(|| -> gpujit::Result<Vec<f32>> {
+            let dx = to_device(&x)?;
+            let mut dy = to_device(&y0)?;
+            saxpy_lets![blocks, threads](1.5, &dx, &mut dy)?;
+            dy.copy_to_host()
+        });
+        assert_eq!(a?, want, "n = {n}");
+        assert_eq!(b?, want, "n = {n}");
+        assert_eq!(lockstep, expected(multi), "blocks in lockstep (n = {n})");
+    }
+    Ok(())
+}
+
+/// An inclusive grid-stride range up to `last`.
+#[gpu_kernel]
+fn count_to(out: &mut [u32], last: usize) {
+    for i in (grid(1)..=last).step_by(gridsize(1)) {
+        out[i] += 1;
+    }
+}
+
+fn inclusive_grid_stride_runs_plain_only_where_each_thread_has_one_element() -> gpujit::Result<()> {
+    // 2 blocks of 32: with `last` = 63 each thread has one element; with
+    // `last` = 64 thread 0 also has element 64 (block 0 in lockstep).
+    for (last, multi) in [(63usize, 0usize), (64, 1), (100, 2)] {
+        let (a, lockstep, _, b) = on_both_paths(|| -> gpujit::Result<Vec<u32>> {
+            let mut d = zeros::<u32>(last + 1)?;
+            count_to![2, 32](&mut d, last)?;
+            d.copy_to_host()
+        });
+        assert_eq!(a?, vec![1; last + 1], "last = {last}");
+        assert_eq!(b?, vec![1; last + 1], "last = {last}");
+        assert_eq!(lockstep, expected(multi), "last = {last}");
+    }
+    Ok(())
+}
+
+/// A grid-stride loop with the step from a parameter.
+#[gpu_kernel]
+fn stepped(out: &mut [u64], step: usize) {
+    for i in (grid(1)..out.len()).step_by(step) {
+        out[i] += i as u64 + 1;
+    }
+}
+
+fn huge_and_zero_steps_pick_a_path_without_overflow() -> gpujit::Result<()> {
+    // `blockIdx.x * blockDim.x + step` overflows: one element per thread.
+    for step in [usize::MAX, usize::MAX - 40, usize::MAX / 2] {
+        let (a, lockstep, _, b) = on_both_paths(|| -> gpujit::Result<Vec<u64>> {
+            let mut d = zeros::<u64>(100)?;
+            stepped![4, 32](&mut d, step)?;
+            d.copy_to_host()
+        });
+        let want: Vec<u64> = (1..=100).collect();
+        assert_eq!(a?, want, "step {step}");
+        assert_eq!(b?, want, "step {step}");
+        assert_eq!(lockstep, 0, "step {step}");
+    }
+    // Step 0 faults (as `step_by(0)` panics) on both paths alike.
+    let (a, _, _, b) = on_both_paths(|| -> String {
+        let mut d = zeros::<u64>(100).unwrap();
+        stepped![4, 32](&mut d, 0).unwrap_err().to_string()
+    });
+    assert!(a.contains("step"), "{a}");
+    assert_eq!(a, b);
     Ok(())
 }
