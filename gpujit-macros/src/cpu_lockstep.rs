@@ -302,6 +302,65 @@ fn rounds<'e>(
     Some((fast, slot_array))
 }
 
+/// One round of the strided lockstep loop with variable `var` (a `usize`)
+/// starting at `start` and body `body`, on spans (`cpu_span::round_plan`)
+/// where `start` is the thread's own index (`grid(1)`): in the round with
+/// offset `off` (`r * step`, the same in every thread) each thread's
+/// variable is its own index plus `off`, so one check per array covers the
+/// round. Given what marks the round as run and the checked round, the
+/// round's code, for rounds in which every thread of the block iterates
+/// (`full_rounds`). `None` if the body can leave the loop (a thread's trip
+/// count would change) or no array takes a span.
+fn shifted_round<'e>(
+    k: &'e Kernel,
+    em: &'e Emitter<'e>,
+    var: LocalId,
+    start: &Expr,
+    body: &'e [&'e Stmt],
+    off: &'e Ident,
+) -> Option<impl FnOnce(&TokenStream, &TokenStream) -> TokenStream + 'e> {
+    let own = crate::owned::own_locals(k);
+    let own_x = match &start.kind {
+        ExprKind::Grid(Axis::X) => true,
+        ExprKind::Local(id) => own[*id] == Some(Axis::X),
+        _ => false,
+    };
+    let mut exits = false;
+    for s in body {
+        each_stmt(s, &mut |s| {
+            exits |= matches!(s, Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_));
+        });
+    }
+    if !own_x || exits {
+        return None;
+    }
+    let plan = crate::cpu_span::round_plan(k, var, body)?;
+    Some(move |mark: &TokenStream, checked: &TokenStream| {
+        let (blk, t) = (block_ident(), thread_ident());
+        let name = ident(&k.locals[var].name);
+        let fem = em.clone().with_spans(plan.clone());
+        let inner = wrap_part(&fem, body, &[], body.iter().map(|s| fem.stmt(s)).collect());
+        let shift = quote! { (#off as usize) };
+        crate::cpu_span::round_versioned(
+            k,
+            &plan,
+            &shift,
+            |_| {
+                quote! {
+                    #mark
+                    #blk.span_block();
+                    #blk.threads(|#t| {
+                        #[allow(unused_variables)]
+                        let #name = ::gpujit::__private::StrideIndex::stride_at(#t.grid1(), #off);
+                        #inner
+                    });
+                }
+            },
+            checked.clone(),
+        )
+    })
+}
+
 /// The block function of barrier-free kernel `k` with one loop interchanged,
 /// or `None` if no loop qualifies.
 pub fn block_body(k: &Kernel) -> Option<TokenStream> {
@@ -450,10 +509,31 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
                 let #name = ::gpujit::__private::StrideIndex::stride_at(#s.start, #off);
                 #lbody
             });
+            // Rounds where every thread runs on spans shifted by `off`
+            // (see `shifted_round`), the others checked.
+            let (full, round) = match shifted_round(k, &em, *var, start, &loop_body, &off) {
+                Some(fast) => {
+                    let full = mixed("gj_full");
+                    let checked = quote! { #round };
+                    let fast = fast(&quote! { #any = true; }, &checked);
+                    (
+                        quote! { let #full = ::gpujit::__private::full_rounds(&#st); },
+                        quote! {
+                            if #r < #full {
+                                #fast
+                            } else {
+                                #checked
+                            }
+                        },
+                    )
+                }
+                None => (TokenStream::new(), round),
+            };
             quote! {
                 match ::gpujit::__private::common_step(&#st) {
                     ::core::option::Option::Some((#common, #rounds)) => {
                         #blk.lockstep();
+                        #full
                         let mut #r: usize = 0;
                         while #r < #rounds {
                             if #blk.cancelled() {

@@ -38,6 +38,10 @@ pub struct SpanPlan {
     /// The counter of a loop run in lockstep, one round per span (see
     /// `loop_plan`): an index that is this local is `UNIFORM`.
     uniform: Option<LocalId>,
+    /// A round of a grid-stride loop (see `round_plan`): `own` marks only its
+    /// variable (own index plus the round's shift), and `grid(..)` itself is
+    /// not an own position.
+    shifted: bool,
 }
 
 fn axis_code(a: Axis) -> u8 {
@@ -50,14 +54,14 @@ fn axis_code(a: Axis) -> u8 {
 
 /// `e` as `(axis, offset)`: own index plus or minus a literal, a literal,
 /// or the lockstep loop's counter `uniform`.
-fn classify(own: &[Option<Axis>], uniform: Option<LocalId>, e: &Expr) -> Option<(u8, i128)> {
+fn classify(own: &[Option<Axis>], uniform: Option<LocalId>, shifted: bool, e: &Expr) -> Option<(u8, i128)> {
     if let (ExprKind::Local(id), Some(u)) = (&e.kind, uniform) {
         if *id == u && e.ty == Ty::Scalar(Scalar::Usize) {
             return Some((UNIFORM, 0));
         }
     }
     let own_axis = |e: &Expr| match &e.kind {
-        ExprKind::Grid(a) => Some(axis_code(*a)),
+        ExprKind::Grid(a) if !shifted => Some(axis_code(*a)),
         ExprKind::Local(id) => own.get(*id).copied().flatten().map(axis_code),
         _ => None,
     };
@@ -85,7 +89,7 @@ impl SpanPlan {
         let spec = self.arrays.get(p)?.as_ref()?;
         let pos: Vec<(u8, i128)> = idx
             .iter()
-            .map(|e| classify(&self.own, self.uniform, e))
+            .map(|e| classify(&self.own, self.uniform, self.shifted, e))
             .collect::<Option<_>>()?;
         let fits = pos.len() == spec.len()
             && pos
@@ -111,7 +115,7 @@ pub fn plan(k: &Kernel) -> Option<SpanPlan> {
             ParamKind::Scalar(_) => false,
         })
         .collect();
-    plan_of(k, allowed, None, |f| each_stmt_in_block(&k.body, f))
+    plan_of(k, allowed, None, None, |f| each_stmt_in_block(&k.body, f))
 }
 
 /// The span plan of one round of the unit-stride loop of `k` with counter
@@ -127,7 +131,7 @@ pub fn loop_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
         .iter()
         .map(|p| matches!(p.kind, ParamKind::Array { mutable: false, .. }))
         .collect();
-    let plan = plan_of(k, allowed, Some(var), |f| body.iter().for_each(|s| each_stmt(s, f)))?;
+    let plan = plan_of(k, allowed, Some(var), None, |f| body.iter().for_each(|s| each_stmt(s, f)))?;
     // A span per round pays for the uniform position only.
     plan.arrays
         .iter()
@@ -136,15 +140,53 @@ pub fn loop_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
         .then_some(plan)
 }
 
+/// The span plan of one round of the grid-stride loop of `k` with variable
+/// `var` (starting at the thread's own index, `grid(1)`) and body `body`, run
+/// in lockstep: in round `r` the variable is the own index plus `r * step`,
+/// so `x[i]`, `x[i + 1]` of a read-only array and `y[i]` of an owned one
+/// (partitioned by the loop, see `owned::partition_vars`) take spans shifted
+/// by that offset. `None` when no array takes one.
+pub fn round_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
+    if k.ret.is_some() || k.uses_barrier || k.locals[var].ty != Ty::Scalar(Scalar::Usize) {
+        return None;
+    }
+    let owned = owned_params(k);
+    let allowed = k
+        .params
+        .iter()
+        .zip(&owned)
+        .map(|(param, &owned)| match param.kind {
+            ParamKind::Array { mutable, ndim: 1, .. } => !mutable || owned,
+            _ => false,
+        })
+        .collect();
+    let plan = plan_of(k, allowed, None, Some(var), |f| body.iter().for_each(|s| each_stmt(s, f)))?;
+    // An owned array's span is at the (shifted) own index only.
+    let ok = plan.arrays.iter().zip(&owned).all(|(spec, &owned)| match spec {
+        Some(spec) if owned => spec.as_slice() == [(0, 0, 0)],
+        _ => true,
+    });
+    ok.then_some(plan)
+}
+
 /// The accesses to the parameters `allowed` marks in the statements `each`
 /// visits (nested ones included), as spans.
 fn plan_of<'k>(
     k: &'k Kernel,
     allowed: Vec<bool>,
     uniform: Option<LocalId>,
+    shifted: Option<LocalId>,
     each: impl FnOnce(&mut dyn FnMut(&'k Stmt)),
 ) -> Option<SpanPlan> {
-    let own = own_locals(k);
+    let own = match shifted {
+        None => own_locals(k),
+        Some(var) => {
+            let mut own = vec![None; k.locals.len()];
+            own[var] = Some(Axis::X);
+            own
+        }
+    };
+    let shifted = shifted.is_some();
     // Per parameter: `Some(positions)` while every classified access agrees
     // on the axis of each position.
     let mut arrays: Vec<Option<Vec<(u8, i128, i128)>>> = vec![None; k.params.len()];
@@ -155,7 +197,7 @@ fn plan_of<'k>(
         }
         let Some(pos) = idx
             .iter()
-            .map(|e| classify(&own, uniform, e))
+            .map(|e| classify(&own, uniform, shifted, e))
             .collect::<Option<Vec<_>>>()
         else {
             return;
@@ -194,7 +236,12 @@ fn plan_of<'k>(
     arrays
         .iter()
         .any(Option::is_some)
-        .then_some(SpanPlan { arrays, own, uniform })
+        .then_some(SpanPlan {
+            arrays,
+            own,
+            uniform,
+            shifted,
+        })
 }
 
 /// The span of parameter `p` in the fast loop.
@@ -306,10 +353,11 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
     }
 }
 
-/// One round of a lockstep loop on spans (`plan` from `loop_plan`): when
-/// every span of the round holds (the loop counter `u`, a `usize`, inside
-/// each array where it indexes it, and every thread's own indices inside
-/// for the whole block), `fast(bounds)`, the round over the block's threads
+/// One round of a lockstep loop on spans (`plan` from `loop_plan`, or from
+/// `round_plan` with `u` the round's shift): when every span of the round
+/// holds (the loop counter `u`, a `usize`, inside each array where it
+/// indexes it, and every thread's own indices, shifted by `u` for
+/// `round_plan`, inside for the whole block), `fast(bounds)`, the round over the block's threads
 /// with the span accesses (made with `Emitter::with_spans`); otherwise
 /// `checked`, the same round with checked accesses.
 pub fn round_versioned(
@@ -329,10 +377,19 @@ pub fn round_versioned(
             let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
             quote! { (#a, #lo, #hi) }
         });
-        makes.push(quote! { #view.span_at(#blk, [#(#parts),*], #u) });
+        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
+            continue;
+        };
+        makes.push(match (plan.shifted, mutable) {
+            // Owned arrays' views were made for the block already.
+            (true, true) => quote! { #view.span_round([#(#parts),*], #u) },
+            (true, false) => quote! { #view.span_round(#blk, [#(#parts),*], #u) },
+            (false, _) => quote! { #view.span_at(#blk, [#(#parts),*], #u) },
+        });
         names.push(span_ident(p));
     }
-    let bounds = bounds(k, plan);
+    // A shifted round's spans check the shifted indices themselves.
+    let bounds = if plan.shifted { Vec::new() } else { bounds(k, plan) };
     let fast = fast(&bounds);
     quote! {
         if let (true, #(::core::option::Option::Some(#names),)*) = (#blk.within(&[#(#bounds),*]), #(#makes,)*) {

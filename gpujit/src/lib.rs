@@ -242,7 +242,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::backend::{current_backend, Backend, DeviceBuffer};
-    pub use crate::cpu::{common_range, common_step, LoopState, StrideIndex};
+    pub use crate::cpu::{common_range, common_step, full_rounds, LoopState, StrideIndex};
     pub use crate::cpu::{fixed_ld, fixed_st, FixedArray};
     pub use crate::cpu::{
         last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks,

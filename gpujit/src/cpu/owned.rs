@@ -276,6 +276,49 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
         }
     }
 
+    /// Whether element `i` of a 1-D array is in thread `t`'s class: its own
+    /// index plus a multiple of the launch's `gridsize(1)` (the elements a
+    /// grid-stride loop `(grid(1)..n).step_by(gridsize(1))` gives it). With
+    /// an injective launch no two threads share a class.
+    #[inline(always)]
+    fn in_class(&self, t: &Thread<'_>, i: usize) -> bool {
+        let own = t.grid1();
+        let [gx, _, _] = self.block.launch.grid;
+        let [bx, _, _] = self.block.launch.block;
+        // The own index first: no division for a loop's first element.
+        i == own || gx.checked_mul(bx).is_some_and(|g| g > 0 && i >= own && (i - own) % g == 0)
+    }
+
+    /// Reads element `i` of a 1-D array, which must be in thread `t`'s class
+    /// (see `in_class`): a grid-stride loop's element. Out of bounds is a
+    /// fault (as [`View::ld`]), another element a fault (a gpujit bug); both
+    /// read `T::default()`.
+    #[inline(always)]
+    pub fn ld_class(&self, t: &Thread<'_>, i: usize) -> T {
+        if self.access == 1 && i < self.len && t.is_in(self.block) && self.in_class(t, i) {
+            // SAFETY: checked just above: see `read_own`, with "own index"
+            // widened to the thread's class, which no other thread shares
+            // when the launch is injective (`plain`), and which own-index
+            // accesses stay in.
+            unsafe { self.read_own(i) }
+        } else {
+            self.bad(*t, &[i]);
+            T::default()
+        }
+    }
+
+    /// Writes element `i` of a 1-D array in thread `t`'s class; faults
+    /// (nothing written) as [`OwnedView::ld_class`].
+    #[inline(always)]
+    pub fn st_class(&self, t: &Thread<'_>, i: usize, v: T) {
+        if self.access == 1 && i < self.len && t.is_in(self.block) && self.in_class(t, i) {
+            // SAFETY: as in `ld_class`.
+            unsafe { self.write_own(i, v) }
+        } else {
+            self.bad(*t, &[i]);
+        }
+    }
+
     /// Reads element `[y, x]` of a 2-D array, which must be thread `t`'s own
     /// index (`let (x, y) = grid(2)`); faults as [`OwnedView::ld_own`].
     #[inline(always)]

@@ -56,6 +56,9 @@ pub struct Span<'b, T> {
     pos: [Pos; 3],
     /// The value of [`UNIFORM`] positions (checked against their extents).
     uniform: usize,
+    /// Added to the own index of every own position: a round of a
+    /// grid-stride loop, `r * step` past the thread's own index.
+    shift: usize,
     ndim: u8,
     /// Writes allowed (a span of an own-index view in plain mode).
     writable: bool,
@@ -80,6 +83,7 @@ fn covers<const N: usize>(
     dims: &[usize],
     spec: [(SpanAxis, isize, isize); N],
     uniform: usize,
+    shift: usize,
 ) -> Option<[Pos; 3]> {
     if N != dims.len() || N == 0 || N > 3 {
         return None;
@@ -93,7 +97,7 @@ fn covers<const N: usize>(
         match axis {
             OWN_X | OWN_Y | OWN_Z => {
                 let a = usize::from(axis);
-                if !axis_within(blk.base[a], blk.launch.block[a], lo, hi, d) {
+                if !axis_within(blk.base[a].checked_add(shift)?, blk.launch.block[a], lo, hi, d) {
                     return None;
                 }
             }
@@ -307,7 +311,26 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0)
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0, 0)
+    }
+
+    /// [`View::span`] for one round of a grid-stride loop that block `blk`
+    /// runs in lockstep: own positions stand for the thread's own index plus
+    /// `shift` (`r * step` in round `r`).
+    #[inline(always)]
+    pub fn span_round<'b, const N: usize>(
+        &self,
+        blk: &'b Block<'b>,
+        spec: [(SpanAxis, isize, isize); N],
+        shift: usize,
+    ) -> Option<Span<'b, T>>
+    where
+        Self: 'b,
+    {
+        if self.writable {
+            return None;
+        }
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0, shift)
     }
 
     /// [`View::span`] for one round of a loop that block `blk` runs in
@@ -327,7 +350,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, uniform)
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, uniform, 0)
     }
 }
 
@@ -347,7 +370,24 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0)
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, 0)
+    }
+
+    /// The span of this own-index view of a 1-D array for one round of a
+    /// grid-stride loop that partitions it: each thread's element is its
+    /// own index plus `shift`, which must be a multiple of the launch's
+    /// `gridsize(1)`, so that every element stays in its thread's class (see
+    /// [`OwnedView::ld_class`]); `spec` must be `[(OWN_X, 0, 0)]`. `None`
+    /// unless the view accesses plainly and the round's elements of every
+    /// thread of the block are inside the array.
+    #[inline(always)]
+    pub fn span_round<const N: usize>(&self, spec: [(SpanAxis, isize, isize); N], shift: usize) -> Option<Span<'b, T>> {
+        let own = self.access == 1 && N == 1 && spec.first() == Some(&(OWN_X, 0, 0));
+        let grid = self.block.launch.grid[0].checked_mul(self.block.launch.block[0])?;
+        if !self.plain || !own || grid == 0 || shift % grid != 0 {
+            return None;
+        }
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, shift)
     }
 }
 
@@ -356,7 +396,8 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// dimensions `dims` (past `ndim`: 1) for block `blk`, if `covers` shows
     /// every position of `spec` inside the array for every thread of `blk`.
     /// `writable` only for an own-index view in plain mode at its own index;
-    /// `uniform` is the value of [`UNIFORM`] positions.
+    /// `uniform` is the value of [`UNIFORM`] positions, `shift` is added to
+    /// own positions.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn checked<const N: usize>(
@@ -368,17 +409,19 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         spec: [(SpanAxis, isize, isize); N],
         writable: bool,
         uniform: usize,
+        shift: usize,
     ) -> Option<Span<'b, T>> {
         // A 1-D array's extent as `len`, what the kernel's `a.len()` reads.
         let d1 = [len];
         let extents = if ndim == 1 { &d1[..] } else { &dims[..usize::from(ndim)] };
-        let pos = covers(blk, extents, spec, uniform)?;
+        let pos = covers(blk, extents, spec, uniform, shift)?;
         Some(Span {
             ptr,
             d1: dims[1],
             d2: dims[2],
             pos,
             uniform,
+            shift,
             // `covers` checked `N` is the array's number of dimensions.
             ndim: N as u8,
             writable,
@@ -409,7 +452,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
                 // `t` is a thread of this block, so `t.base` is the block's
                 // and `t.tid[a] < blockDim[a]` (only the runtime makes
                 // threads): `covers` checked this sum is in range.
-                a => t.own(usize::from(a)).wrapping_add_signed(o),
+                a => t.own(usize::from(a)).wrapping_add(self.shift).wrapping_add_signed(o),
             };
             off = if k == 0 {
                 v
