@@ -318,6 +318,7 @@ fn shifted_round<'e>(
     start: &Expr,
     body: &'e [&'e Stmt],
     off: &'e Ident,
+    round: TokenStream,
 ) -> Option<impl FnOnce(&TokenStream, &TokenStream) -> TokenStream + 'e> {
     let own = crate::owned::own_locals(k);
     let own_x = match &start.kind {
@@ -340,11 +341,10 @@ fn shifted_round<'e>(
         let name = ident(&k.locals[var].name);
         let fem = em.clone().with_spans(plan.clone());
         let inner = wrap_part(&fem, body, &[], body.iter().map(|s| fem.stmt(s)).collect());
-        let shift = quote! { (#off as usize) };
         crate::cpu_span::round_versioned(
             k,
             &plan,
-            &shift,
+            &round,
             |_| {
                 quote! {
                     #mark
@@ -511,7 +511,7 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
             });
             // Rounds where every thread runs on spans shifted by `off`
             // (see `shifted_round`), the others checked.
-            let (full, round) = match shifted_round(k, &em, *var, start, &loop_body, &off) {
+            let (full, round) = match shifted_round(k, &em, *var, start, &loop_body, &off, quote! { #r, #common }) {
                 Some(fast) => {
                     let full = mixed("gj_full");
                     let checked = quote! { #round };

@@ -143,6 +143,7 @@ impl<'a, T: DeviceScalar> OwnedArg<'a, T> {
             access: if bind == Bind::Dead { 0 } else { v.ndim },
             name: v.name,
             plain: bind == Bind::Own && injective,
+            class: launch.grid[0].checked_mul(launch.block[0]).unwrap_or(0),
             block: blk,
             _borrow: PhantomData,
         }
@@ -165,6 +166,9 @@ pub struct OwnedView<'b, T> {
     pub(super) name: &'static str,
     /// Plain accesses (else relaxed atomics).
     pub(super) plain: bool,
+    /// The launch's `gridsize(1)` (`gridDim.x * blockDim.x`; 0 if that
+    /// overflows): a thread's class is its own index modulo this.
+    pub(super) class: usize,
     pub(super) block: &'b Block<'b>,
     _borrow: PhantomData<&'b T>,
 }
@@ -283,10 +287,8 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     #[inline(always)]
     fn in_class(&self, t: &Thread<'_>, i: usize) -> bool {
         let own = t.grid1();
-        let [gx, _, _] = self.block.launch.grid;
-        let [bx, _, _] = self.block.launch.block;
         // The own index first: no division for a loop's first element.
-        i == own || gx.checked_mul(bx).is_some_and(|g| g > 0 && i >= own && (i - own) % g == 0)
+        i == own || (self.class > 0 && i >= own && (i - own) % self.class == 0)
     }
 
     /// Reads element `i` of a 1-D array, which must be in thread `t`'s class

@@ -314,15 +314,16 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0, 0)
     }
 
-    /// [`View::span`] for one round of a grid-stride loop that block `blk`
-    /// runs in lockstep: own positions stand for the thread's own index plus
-    /// `shift` (`r * step` in round `r`).
+    /// [`View::span`] for round `r` of a grid-stride loop with step `step`
+    /// that block `blk` runs in lockstep: own positions stand for the
+    /// thread's own index plus `r * step`.
     #[inline(always)]
     pub fn span_round<'b, const N: usize>(
         &self,
         blk: &'b Block<'b>,
         spec: [(SpanAxis, isize, isize); N],
-        shift: usize,
+        r: usize,
+        step: usize,
     ) -> Option<Span<'b, T>>
     where
         Self: 'b,
@@ -330,7 +331,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0, shift)
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0, r.checked_mul(step)?)
     }
 
     /// [`View::span`] for one round of a loop that block `blk` runs in
@@ -373,20 +374,26 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, 0)
     }
 
-    /// The span of this own-index view of a 1-D array for one round of a
-    /// grid-stride loop that partitions it: each thread's element is its
-    /// own index plus `shift`, which must be a multiple of the launch's
-    /// `gridsize(1)`, so that every element stays in its thread's class (see
-    /// [`OwnedView::ld_class`]); `spec` must be `[(OWN_X, 0, 0)]`. `None`
-    /// unless the view accesses plainly and the round's elements of every
-    /// thread of the block are inside the array.
+    /// The span of this own-index view of a 1-D array for round `r` of a
+    /// grid-stride loop with step `step` that partitions it: each thread's
+    /// element is its own index plus `r * step`, and `step` must be a
+    /// multiple of the launch's `gridsize(1)`, so that every element stays
+    /// in its thread's class (see [`OwnedView::ld_class`]); `spec` must be
+    /// `[(OWN_X, 0, 0)]`. `None` unless the view accesses plainly and the
+    /// round's elements of every thread of the block are inside the array.
     #[inline(always)]
-    pub fn span_round<const N: usize>(&self, spec: [(SpanAxis, isize, isize); N], shift: usize) -> Option<Span<'b, T>> {
+    pub fn span_round<const N: usize>(
+        &self,
+        spec: [(SpanAxis, isize, isize); N],
+        r: usize,
+        step: usize,
+    ) -> Option<Span<'b, T>> {
         let own = self.access == 1 && N == 1 && spec.first() == Some(&(OWN_X, 0, 0));
-        let grid = self.block.launch.grid[0].checked_mul(self.block.launch.block[0])?;
-        if !self.plain || !own || grid == 0 || shift % grid != 0 {
+        // `step % class` is the same every round: LLVM computes it once.
+        if !self.plain || !own || self.class == 0 || step % self.class != 0 {
             return None;
         }
+        let shift = r.checked_mul(step)?;
         Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, shift)
     }
 }
