@@ -2,7 +2,10 @@
 //! the naive matmul's interchanged `k` loop checks its arrays once
 //! (`b[[i, col]]`: uniform row `i`, own column) and runs its threads
 //! unchecked; a grid-stride loop where every thread of a block has one
-//! element at most runs the plain thread loop, not lockstep rounds. Each kernel runs on the default path and on the plain thread
+//! element at most runs the plain thread loop, not lockstep rounds; each
+//! full round of a grid-stride loop `(grid(1)..n).step_by(gridsize(1))`
+//! checks its arrays once (own index + `r * step`) and stores plainly to the
+//! arrays the loop partitions among the threads. Each kernel runs on the default path and on the plain thread
 //! loop (forced); both must equal a host reference, faults included, and
 //! `last_launch_span_blocks` shows the fast path ran where it should.
 
@@ -26,6 +29,11 @@ fn main() -> std::process::ExitCode {
             cpu => grid_stride_with_one_element_per_thread_runs_plain,
             cpu => inclusive_grid_stride_runs_plain_only_where_each_thread_has_one_element,
             cpu => huge_and_zero_steps_pick_a_path_without_overflow,
+            cpu => grid_stride_rounds_run_on_spans_with_a_partial_last_round,
+            cpu => grid_stride_loops_that_do_not_partition_keep_atomic_stores,
+            cpu => a_store_next_to_the_loop_index_stays_checked,
+            cpu => a_launch_with_two_rows_of_threads_is_right_without_spans,
+            cpu => out_of_range_in_the_last_round_is_a_fault_with_coordinates,
         ],
     )
 }
@@ -92,7 +100,13 @@ fn matmul_naive(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f32
 fn matmul_rounds_run_on_spans_in_interior_blocks() -> gpujit::Result<()> {
     // Non-square, k not a multiple of 8, edge blocks where the guard fails
     // for some threads (those run the checked chunks), k = 0 (no round).
-    for (n, k, m) in [(37usize, 29usize, 41usize), (16, 16, 16), (5, 0, 3), (20, 1, 9), (24, 13, 8)] {
+    for (n, k, m) in [
+        (37usize, 29usize, 41usize),
+        (16, 16, 16),
+        (5, 0, 3),
+        (20, 1, 9),
+        (24, 13, 8),
+    ] {
         let (a, b) = matmul_inputs(n, k, m);
         let want = host_matmul(&a, &b);
         let blocks = (m.div_ceil(8), n.div_ceil(8));
@@ -313,4 +327,173 @@ fn huge_and_zero_steps_pick_a_path_without_overflow() -> gpujit::Result<()> {
     assert!(a.contains("step"), "{a}");
     assert_eq!(a, b);
     Ok(())
+}
+
+fn saxpy_host(x: &[f32], y: &[f32], a: f32) -> Vec<f32> {
+    x.iter().zip(y).map(|(x, y)| a * x + y).collect()
+}
+
+fn saxpy_inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
+    let x: Vec<f32> = (0..n).map(|i| (i % 977) as f32 * 0.5).collect();
+    let y: Vec<f32> = (0..n).map(|i| (i % 13) as f32 - 6.0).collect();
+    (x, y)
+}
+
+fn grid_stride_rounds_run_on_spans_with_a_partial_last_round() -> gpujit::Result<()> {
+    // (elements, blocks, threads, blocks with a full round): 3 blocks of 64
+    // (192 threads): 1000 = 5 full rounds and 40 more (a partial round);
+    // 192 * 3 exactly; 100 (no thread has two elements: the plain loop);
+    // 250 (block 0 has a partial second round, no full one past round 0).
+    for (n, blocks, threads, spans) in [
+        (1000usize, 3usize, 64usize, 3usize),
+        (576, 3, 64, 3),
+        (100, 3, 64, 0),
+        (250, 3, 64, 3),
+    ] {
+        let (x, y0) = saxpy_inputs(n);
+        let want = saxpy_host(&x, &y0, 2.5);
+        let (a, lockstep, span_blocks, b) = on_both_paths(|| -> gpujit::Result<Vec<f32>> {
+            let dx = to_device(&x)?;
+            let mut dy = to_device(&y0)?;
+            saxpy_lets![blocks, threads](2.5, &dx, &mut dy)?;
+            dy.copy_to_host()
+        });
+        assert_eq!(a?, want, "n = {n}");
+        assert_eq!(b?, want, "n = {n}");
+        let multi = (0..blocks).filter(|b| b * threads + blocks * threads < n).count();
+        assert_eq!(lockstep, expected(multi), "n = {n}");
+        assert_eq!(
+            span_blocks,
+            expected(spans.min(multi)),
+            "blocks with a round on spans (n = {n})"
+        );
+    }
+    Ok(())
+}
+
+/// `y[i] = 3 x[i]` over a grid-stride loop whose step is a parameter: with
+/// `gridsize(1) / 2` or 1 the threads' elements overlap (several threads
+/// write one element, the same value), so `y` is not partitioned.
+#[gpu_kernel]
+fn triple_stepped(x: &[u32], y: &mut [u32], step: usize) {
+    for i in (grid(1)..y.len()).step_by(step) {
+        y[i] = x[i] * 3;
+    }
+}
+
+/// The same with the step `gridsize(1) / 2` written in the kernel.
+#[gpu_kernel]
+fn triple_half(x: &[u32], y: &mut [u32]) {
+    let half = gridsize(1) / 2;
+    for i in (grid(1)..y.len()).step_by(half) {
+        y[i] = x[i] * 3;
+    }
+}
+
+fn grid_stride_loops_that_do_not_partition_keep_atomic_stores() -> gpujit::Result<()> {
+    let n = 1000;
+    let x: Vec<u32> = (0..n as u32).map(|i| i * 7 + 1).collect();
+    let want: Vec<u32> = x.iter().map(|v| v * 3).collect();
+    for step in [64usize, 1, 3] {
+        let (a, lockstep, spans, b) = on_both_paths(|| -> gpujit::Result<Vec<u32>> {
+            let dx = to_device(&x)?;
+            let mut dy = zeros::<u32>(n)?;
+            triple_stepped![2, 64](&dx, &mut dy, step)?;
+            dy.copy_to_host()
+        });
+        assert_eq!(a?, want, "step {step}");
+        assert_eq!(b?, want, "step {step}");
+        assert_eq!(lockstep, expected(2), "step {step}");
+        // `x` on spans in full rounds; `y` stays atomic (checked).
+        assert_eq!(spans, expected(2), "step {step}");
+    }
+    let (a, _, spans, b) = on_both_paths(|| -> gpujit::Result<Vec<u32>> {
+        let dx = to_device(&x)?;
+        let mut dy = zeros::<u32>(n)?;
+        triple_half![2, 64](&dx, &mut dy)?;
+        dy.copy_to_host()
+    });
+    assert_eq!(a?, want);
+    assert_eq!(b?, want);
+    assert_eq!(spans, expected(2));
+    Ok(())
+}
+
+/// Writes next to the loop's element: `y` is not partitioned.
+#[gpu_kernel]
+fn shift_right(x: &[i64], y: &mut [i64]) {
+    for i in (grid(1)..x.len()).step_by(gridsize(1)) {
+        if i + 1 < y.len() {
+            y[i + 1] = x[i] - x[i + 1] * 2;
+        }
+    }
+}
+
+fn a_store_next_to_the_loop_index_stays_checked() -> gpujit::Result<()> {
+    // `x[i + 1]` runs past the end in the last round of the last threads:
+    // those rounds are checked (and the guard keeps them in bounds).
+    for n in [700usize, 768, 769] {
+        let x: Vec<i64> = (0..n as i64 + 1).map(|i| i * i - 40).collect();
+        let mut want = vec![0i64; n];
+        for i in 0..n - 1 {
+            want[i + 1] = x[i] - x[i + 1] * 2;
+        }
+        let (a, _, spans, b) = on_both_paths(|| -> gpujit::Result<Vec<i64>> {
+            let dx = to_device(&x[..n])?;
+            let mut dy = zeros::<i64>(n)?;
+            shift_right![3, 64](&dx, &mut dy)?;
+            dy.copy_to_host()
+        });
+        assert_eq!(a?, want, "n = {n}");
+        assert_eq!(b?, want, "n = {n}");
+        assert_eq!(spans, expected(3), "n = {n}");
+    }
+    Ok(())
+}
+
+fn a_launch_with_two_rows_of_threads_is_right_without_spans() -> gpujit::Result<()> {
+    // blockDim.y = 2: two threads share each `grid(1)`, so `y` is not
+    // partitioned among threads: class-checked atomic accesses, no spans.
+    // Each block's two rows run one after the other: `y` gets `a x` twice.
+    let n = 1000;
+    let (x, y0) = saxpy_inputs(n);
+    let want: Vec<f32> = x.iter().zip(&y0).map(|(x, y)| 2.0 * x + (2.0 * x + y)).collect();
+    let (a, lockstep, spans, b) = on_both_paths(|| -> gpujit::Result<Vec<f32>> {
+        let dx = to_device(&x)?;
+        let mut dy = to_device(&y0)?;
+        saxpy_lets![3, (64, 2)](2.0, &dx, &mut dy)?;
+        dy.copy_to_host()
+    });
+    assert_eq!(a?, want);
+    assert_eq!(b?, want);
+    assert_eq!(lockstep, expected(3));
+    assert_eq!(spans, 0);
+    Ok(())
+}
+
+/// Copies `x` into `y` up to `n`, which may exceed both.
+#[gpu_kernel]
+fn copy_to(x: &[u16], y: &mut [u16], n: usize) {
+    for i in (grid(1)..n).step_by(gridsize(1)) {
+        y[i] = x[i] + 1;
+    }
+}
+
+fn out_of_range_in_the_last_round_is_a_fault_with_coordinates() {
+    // 2 blocks of 32 (64 threads), 200 elements, n = 203: round 3 holds
+    // elements 192..203 and 200 is past the end: thread 8 of block 0.
+    let x: Vec<u16> = (0..200).collect();
+    let (a, lockstep, spans, b) = on_both_paths(|| -> (String, Vec<u16>) {
+        let dx = to_device(&x).unwrap();
+        let mut dy = zeros::<u16>(200).unwrap();
+        let err = copy_to![2, 32](&dx, &mut dy, 203).unwrap_err();
+        (err.to_string(), dy.copy_to_host().unwrap())
+    });
+    assert!(a.0.contains("index [200]"), "{}", a.0);
+    assert!(a.0.contains("block (0, 0, 0) thread (8, 0, 0)"), "{}", a.0);
+    assert_eq!(a, b);
+    assert_eq!(lockstep, expected(2));
+    assert_eq!(spans, expected(2), "rounds 0..3 are full and in bounds");
+    let want: Vec<u16> = (1..=200).collect();
+    assert_eq!(a.1, want);
 }

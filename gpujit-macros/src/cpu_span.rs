@@ -131,7 +131,9 @@ pub fn loop_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
         .iter()
         .map(|p| matches!(p.kind, ParamKind::Array { mutable: false, .. }))
         .collect();
-    let plan = plan_of(k, allowed, Some(var), None, |f| body.iter().for_each(|s| each_stmt(s, f)))?;
+    let plan = plan_of(k, allowed, Some(var), None, |f| {
+        body.iter().for_each(|s| each_stmt(s, f))
+    })?;
     // A span per round pays for the uniform position only.
     plan.arrays
         .iter()
@@ -160,7 +162,9 @@ pub fn round_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> 
             _ => false,
         })
         .collect();
-    let plan = plan_of(k, allowed, None, Some(var), |f| body.iter().for_each(|s| each_stmt(s, f)))?;
+    let plan = plan_of(k, allowed, None, Some(var), |f| {
+        body.iter().for_each(|s| each_stmt(s, f))
+    })?;
     // An owned array's span is at the (shifted) own index only.
     let ok = plan.arrays.iter().zip(&owned).all(|(spec, &owned)| match spec {
         Some(spec) if owned => spec.as_slice() == [(0, 0, 0)],
@@ -233,15 +237,12 @@ fn plan_of<'k>(
     });
     // `each_expr` sees nested statements' loads once per enclosing
     // statement: harmless, the bounds are a min and a max.
-    arrays
-        .iter()
-        .any(Option::is_some)
-        .then_some(SpanPlan {
-            arrays,
-            own,
-            uniform,
-            shifted,
-        })
+    arrays.iter().any(Option::is_some).then_some(SpanPlan {
+        arrays,
+        own,
+        uniform,
+        shifted,
+    })
 }
 
 /// The span of parameter `p` in the fast loop.

@@ -596,7 +596,8 @@ impl<'a> Emitter<'a> {
         let owned = matches!(a, ArrayRef::Param(i) if self.owned.get(i).copied().unwrap_or(false));
         match idx {
             [Expr {
-                kind: ExprKind::Local(v), ..
+                kind: ExprKind::Local(v),
+                ..
             }] if owned && self.part.get(*v).copied().unwrap_or(false) => (view, ident("st_class"), ident("ld_class")),
             _ => (view, st, ld),
         }

@@ -121,11 +121,7 @@ pub fn common_step<T>(state: &[LoopState<T>]) -> Option<(usize, usize)> {
 /// How many rounds of a strided lockstep loop every thread of the block
 /// runs (the least trip count), or 0 if a thread did not reach the loop.
 pub fn full_rounds<T>(state: &[LoopState<T>]) -> usize {
-    state
-        .iter()
-        .map(|s| if s.on { s.trips } else { 0 })
-        .min()
-        .unwrap_or(0)
+    state.iter().map(|s| if s.on { s.trips } else { 0 }).min().unwrap_or(0)
 }
 
 /// The range `(start, end)` every thread that reached a unit-stride

@@ -201,7 +201,10 @@ impl<'a> Block<'a> {
                     // SAFETY: `x < bx` (a row has `bx` slots), `y < by`,
                     // `z < bz`; no bounds (a branch on them here would keep
                     // LLVM from vectorizing).
-                    f(&unsafe { self.thread_within(&[], false, base, cancel, [x, y, z], lin) }, slot);
+                    f(
+                        &unsafe { self.thread_within(&[], false, base, cancel, [x, y, z], lin) },
+                        slot,
+                    );
                     lin += 1;
                 }
             }
@@ -331,7 +334,17 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0, r.checked_mul(step)?)
+        Span::checked(
+            self.ptr,
+            self.len,
+            self.ndim,
+            self.dims,
+            blk,
+            spec,
+            false,
+            0,
+            r.checked_mul(step)?,
+        )
     }
 
     /// [`View::span`] for one round of a loop that block `blk` runs in
@@ -394,7 +407,9 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
             return None;
         }
         let shift = r.checked_mul(step)?;
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, shift)
+        Span::checked(
+            self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, shift,
+        )
     }
 }
 
