@@ -17,6 +17,20 @@
 //!   `for i in a..b { for each thread { body } }` with one counter for the
 //!   block.
 //!
+//! **Rounds on spans** (`cpu_span::loop_plan`, `round_plan`): a unit-stride
+//! loop whose every thread reached it runs one round per counter value with
+//! the thread loop innermost; an array indexed by the counter and own
+//! indices (`b[[i, col]]`) is checked once per round and read unchecked, so
+//! the round vectorizes across threads (one local carried through the loop,
+//! as the matmul's `acc`, lives in a per-thread slot on the stack). A
+//! grid-stride loop starting at `grid(1)` with a shared step runs each round
+//! that every thread takes (`full_rounds`) on spans shifted by `r * step`;
+//! arrays that the loop partitions (step `gridsize(1)`) get plain stores there
+//! in injective launches (the runtime checks the step is a multiple of
+//! `gridsize(1)`). Other rounds run checked. A grid-stride loop where every
+//! thread of a block has one element at most runs the plain thread loop
+//! (`one_trip_each`): rounds cannot pay for their per-thread state there.
+//!
 //! A block whose threads disagree (a thread-dependent step, or per-thread
 //! bounds of a unit-stride loop) runs each thread's own loop from the
 //! recorded state instead: same results, no interchange, no fault (there is

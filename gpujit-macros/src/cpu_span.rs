@@ -355,7 +355,7 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
 }
 
 /// One round of a lockstep loop on spans (`plan` from `loop_plan`, or from
-/// `round_plan` with `u` the round's shift): when every span of the round
+/// `round_plan` with `u` the round and the step, `r, step`): when every span of the round
 /// holds (the loop counter `u`, a `usize`, inside each array where it
 /// indexes it, and every thread's own indices, shifted by `u` for
 /// `round_plan`, inside for the whole block), `fast(bounds)`, the round over the block's threads

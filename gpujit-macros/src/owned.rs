@@ -6,7 +6,9 @@
 //! local bound once, immutably, to `grid(1)` or the `x` of `grid(2)`/`grid(3)`,
 //! or `grid(1)` itself), or `.len()`/`.dim()`/`.shape()`. An
 //! `ArrayViewMut2` is owned when every element access is `a[[y, x]]` with
-//! `(x, y)` from `let (x, y) = grid(2)` (row `y`, column `x`). Anything else
+//! `(x, y)` from `let (x, y) = grid(2)` (row `y`, column `x`). A 1-D array
+//! may also be indexed by the variable of a grid-stride loop that
+//! partitions it (`partition_vars`). Anything else
 //! (an atomic, another index, passing the array to a device function) keeps
 //! the array on the general path.
 //!

@@ -11,8 +11,15 @@
 //! loads and stores, which LLVM can vectorize; otherwise they are relaxed
 //! atomics, as [`View`]'s are.
 //!
+//! A 1-D array that a grid-stride loop `for i in (grid(1)..n).step_by(
+//! gridsize(1))` partitions among the threads is accessed at `i` through
+//! [`OwnedView::ld_class`]/[`OwnedView::st_class`], which accept the
+//! thread's *class* (its own index plus a multiple of `gridsize(1)`): in an
+//! injective launch no two threads share a class either, and own indices
+//! stay in their class, so the argument below holds for classes.
+//!
 //! Soundness does not rest on the macro's analysis: an index that is not the
-//! thread's own is a fault (nothing is accessed), and the array's
+//! thread's own (or in its class) is a fault (nothing is accessed), and the array's
 //! [`ArgClaim`] keeps atomic views and other launches away while one launch
 //! accesses it plainly.
 
@@ -212,7 +219,8 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     ///
     /// # Safety
     /// `off < self.len`, `t` is a thread of `self.block`, and `off` is the
-    /// element of `t`'s own index (`grid(1)`, or `[y, x]` of `grid(2)`).
+    /// element of `t`'s own index (`grid(1)`, or `[y, x]` of `grid(2)`), or
+    /// of a 1-D array in `t`'s class (`in_class`).
     #[inline(always)]
     unsafe fn read_own(&self, off: usize) -> T {
         // SAFETY: `off < len`: inside the array (borrowed for the view's
@@ -221,9 +229,11 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
         // no atomic `View` of it exists and no other launch accesses it
         // while this one runs (another launch's views are dead); every access
         // of this launch goes through own-index views, each checked to be at
-        // its thread's own index by a thread of the view's block; and the
-        // launch's geometry makes own indices injective, so this element is
-        // only ever accessed by thread `t`, whose accesses all run on one OS
+        // its thread's own index (or, 1-D, in its class: own index plus a
+        // multiple of `gridsize(1)`) by a thread of the view's block; and the
+        // launch's geometry makes own indices injective, so (own indices
+        // being below `gridsize(1)`) classes are disjoint too and this element
+        // is only ever accessed by thread `t`, whose accesses all run on one OS
         // thread (its block's: `Thread` and `OwnedView` are `!Send`), in
         // order. A racing kernel included, no other access can be concurrent.
         // Otherwise every access to the array is relaxed atomic.
@@ -288,7 +298,7 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     fn in_class(&self, t: &Thread<'_>, i: usize) -> bool {
         let own = t.grid1();
         // The own index first: no division for a loop's first element.
-        i == own || (self.class > 0 && i >= own && (i - own) % self.class == 0)
+        i == own || (self.class > 0 && i >= own && (i - own).is_multiple_of(self.class))
     }
 
     /// Reads element `i` of a 1-D array, which must be in thread `t`'s class

@@ -402,8 +402,8 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         step: usize,
     ) -> Option<Span<'b, T>> {
         let own = self.access == 1 && N == 1 && spec.first() == Some(&(OWN_X, 0, 0));
-        // `step % class` is the same every round: LLVM computes it once.
-        if !self.plain || !own || self.class == 0 || step % self.class != 0 {
+        // The same test every round: LLVM computes it once.
+        if !self.plain || !own || self.class == 0 || !step.is_multiple_of(self.class) {
             return None;
         }
         let shift = r.checked_mul(step)?;
@@ -504,7 +504,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // the span's lifetime). A read-only array is never written while
             // its views live (see `View`'s `Send` impl); a writable span is
             // an own-index view's in plain mode, whose positions are the
-            // thread's own index only: see `OwnedView::read_own`.
+            // thread's own index only, plus a shift that `span_round` checked
+            // is a multiple of `gridsize(1)` (the thread's class): see
+            // `OwnedView::read_own`.
             Some(off) => unsafe { self.ptr.add(off).read() },
             None => {
                 self.refused(*t);
@@ -519,7 +521,8 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     pub fn st<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], v: T) {
         match self.offset(t, idx) {
             // SAFETY: as in `ld`; `writable` spans come only from
-            // `OwnedView::span` in plain mode, at the thread's own index.
+            // `OwnedView::span`/`span_round` in plain mode, at the thread's
+            // own index (plus a multiple of `gridsize(1)`).
             Some(off) if self.writable => unsafe { self.ptr.add(off).write(v) },
             _ => self.refused(*t),
         }
