@@ -17,6 +17,20 @@
 //!   `for i in a..b { for each thread { body } }` with one counter for the
 //!   block.
 //!
+//! **Rounds on spans** (`cpu_span::loop_plan`, `round_plan`): a unit-stride
+//! loop whose every thread reached it runs one round per counter value with
+//! the thread loop innermost; an array indexed by the counter and own
+//! indices (`b[[i, col]]`) is checked once per round and read unchecked, so
+//! the round vectorizes across threads (one local carried through the loop,
+//! as the matmul's `acc`, lives in a per-thread slot on the stack). A
+//! grid-stride loop starting at `grid(1)` with a shared step runs each round
+//! that every thread takes (`full_rounds`) on spans shifted by `r * step`;
+//! arrays that the loop partitions (step `gridsize(1)`) get plain stores there
+//! in injective launches (the runtime checks the step is a multiple of
+//! `gridsize(1)`). Other rounds run checked. A grid-stride loop where every
+//! thread of a block has one element at most runs the plain thread loop
+//! (`one_trip_each`): rounds cannot pay for their per-thread state there.
+//!
 //! A block whose threads disagree (a thread-dependent step, or per-thread
 //! bounds of a unit-stride loop) runs each thread's own loop from the
 //! recorded state instead: same results, no interchange, no fault (there is
@@ -45,9 +59,9 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use crate::cpu_split::{spill_decls, wrap_part, Uses};
-use crate::emit_cpu::{block_ident, exited_ident, ident, thread_ident, Emitter};
+use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
 use crate::model::*;
-use crate::visit::{each_expr, each_expr_in_expr, each_stmt};
+use crate::visit::{each_expr, each_expr_in_expr, each_stmt, each_stmt_in_block, locals_used};
 
 /// Where the chosen loop sits.
 struct Target<'k> {
@@ -156,12 +170,209 @@ fn find(k: &Kernel) -> Option<Target<'_>> {
     None
 }
 
+/// For a grid-stride loop `(start..end).step_by(step)` at the top of the
+/// kernel body, with `start` the thread's own index (`grid(1)`) and `end`
+/// and `step` block-uniform and unable to fault (as `narrow` decides, from
+/// `let`s before the loop that are such values themselves): a test, once per
+/// block, that every thread of the block runs the loop at most once (the
+/// launch has a thread per element). Such a block runs the plain thread loop:
+/// lockstep rounds cannot pay for the per-thread state they record. Either
+/// path is a valid execution, so the test only picks the faster one.
+pub fn one_trip_each(k: &Kernel) -> Option<TokenStream> {
+    if k.uses_barrier || k.body.tail.is_some() {
+        return None;
+    }
+    let target = find(k)?;
+    let Stmt::For {
+        start,
+        end,
+        inclusive,
+        step: Some(step),
+        ..
+    } = target.l
+    else {
+        return None;
+    };
+    if target.inner.is_some() {
+        return None;
+    }
+    let own = crate::owned::own_locals(k);
+    let own_x = match &start.kind {
+        ExprKind::Grid(Axis::X) => true,
+        ExprKind::Local(id) => own[*id] == Some(Axis::X),
+        _ => false,
+    };
+    if !own_x {
+        return None;
+    }
+    // Locals bound once, by a `let` before the loop, to a uniform value.
+    let mut binds = vec![0usize; k.locals.len()];
+    each_stmt_in_block(&k.body, &mut |s| match s {
+        Stmt::Let { local, .. } => binds[*local] += 1,
+        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| binds[*l] += 2),
+        Stmt::For { var, .. } => binds[*var] += 2,
+        Stmt::Assign {
+            place: Place::Local(l), ..
+        } => binds[*l] += 2,
+        _ => {}
+    });
+    let uniform = crate::cpu_split::Uniform::new(k, &[]);
+    let mut extra = Vec::new();
+    let mut lets = Vec::new();
+    for s in &k.body.stmts[..target.top] {
+        if let Stmt::Let { local, init: Some(e) } = s {
+            if binds[*local] == 1 && !k.locals[*local].mutable && uniform.is_uniform(e, &extra) {
+                extra.push(*local);
+                lets.push(s);
+            }
+        }
+    }
+    if !uniform.is_uniform(end, &extra) || !uniform.is_uniform(step, &extra) {
+        return None;
+    }
+    // A fresh emitter: the lets bind Rust locals (no per-thread arrays).
+    let em = Emitter::new(k);
+    let (blk, t) = (block_ident(), thread_ident());
+    let lets: TokenStream = lets.iter().map(|s| em.stmt(s)).collect();
+    let (e, st) = (em.expr(end), em.expr(step));
+    Some(quote! {
+        {
+            #[allow(unused_variables)]
+            let (gj_end, gj_step) = #blk.uniform_value(|#t| { #lets (#e, #st) });
+            #blk.one_trip_each(gj_end, gj_step, #inclusive)
+        }
+    })
+}
+
 /// Iterations of a unit-stride lockstep loop that each thread runs before
 /// the next thread's turn (see `block_body`).
 const CHUNK: usize = 8;
 
 fn mixed(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
+}
+
+/// One round (counter `var`, a `usize` bound to this round's value) of the
+/// unit-stride lockstep loop with body `body`, on spans (`cpu_span::loop_plan`):
+/// the thread loop innermost, so that `b[[i, col]]` is contiguous across
+/// threads and the round vectorizes. Given the checked round (the chunk
+/// round, for `r0..r1` one iteration), the round's code. `None` when no
+/// array of the body takes a span, or the body uses more than one local that
+/// lives across the loop (the round keeps one in a per-thread slot).
+fn rounds<'e>(
+    k: &'e Kernel,
+    em: &'e Emitter<'e>,
+    var: LocalId,
+    body: &'e [&'e Stmt],
+) -> Option<(impl FnOnce(&TokenStream) -> TokenStream + 'e, Option<Ident>)> {
+    let plan = crate::cpu_span::loop_plan(k, var, body)?;
+    let mut used = Vec::new();
+    for s in body {
+        locals_used(s, &mut used);
+    }
+    used.sort_unstable();
+    used.dedup();
+    used.retain(|id| em.spilled[*id]);
+    if used.len() > 1 {
+        return None;
+    }
+    let slot_array = used.first().map(|&id| spill_ident(&k.locals[id]));
+    let fast = move |checked: &TokenStream| {
+        let (blk, t) = (block_ident(), thread_ident());
+        let name = ident(&k.locals[var].name);
+        let mut fem = em.clone().with_spans(plan.clone());
+        for &id in &used {
+            fem.spilled[id] = false;
+        }
+        let inner = wrap_part(&fem, body, &[], body.iter().map(|s| fem.stmt(s)).collect());
+        let u = quote! { #name };
+        crate::cpu_span::round_versioned(
+            k,
+            &plan,
+            &u,
+            |_| match used.first() {
+                None => quote! {
+                    #blk.span_block();
+                    #blk.threads(|#t| { #inner });
+                },
+                Some(&id) => {
+                    let l = &k.locals[id];
+                    let (arr, local) = (spill_ident(l), ident(&l.name));
+                    let slot = mixed("gj_slot");
+                    quote! {
+                        #blk.span_block();
+                        #blk.threads_slots(&mut #arr[..], |#t, #slot| {
+                            #[allow(unused_mut)]
+                            let mut #local = *#slot;
+                            #inner
+                            *#slot = #local;
+                        });
+                    }
+                }
+            },
+            checked.clone(),
+        )
+    };
+    Some((fast, slot_array))
+}
+
+/// One round of the strided lockstep loop with variable `var` (a `usize`)
+/// starting at `start` and body `body`, on spans (`cpu_span::round_plan`)
+/// where `start` is the thread's own index (`grid(1)`): in the round with
+/// offset `off` (`r * step`, the same in every thread) each thread's
+/// variable is its own index plus `off`, so one check per array covers the
+/// round. Given what marks the round as run and the checked round, the
+/// round's code, for rounds in which every thread of the block iterates
+/// (`full_rounds`). `None` if the body can leave the loop (a thread's trip
+/// count would change) or no array takes a span.
+fn shifted_round<'e>(
+    k: &'e Kernel,
+    em: &'e Emitter<'e>,
+    var: LocalId,
+    start: &Expr,
+    body: &'e [&'e Stmt],
+    off: &'e Ident,
+    round: TokenStream,
+) -> Option<impl FnOnce(&TokenStream, &TokenStream) -> TokenStream + 'e> {
+    let own = crate::owned::own_locals(k);
+    let own_x = match &start.kind {
+        ExprKind::Grid(Axis::X) => true,
+        ExprKind::Local(id) => own[*id] == Some(Axis::X),
+        _ => false,
+    };
+    let mut exits = false;
+    for s in body {
+        each_stmt(s, &mut |s| {
+            exits |= matches!(s, Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_));
+        });
+    }
+    if !own_x || exits {
+        return None;
+    }
+    let plan = crate::cpu_span::round_plan(k, var, body)?;
+    Some(move |mark: &TokenStream, checked: &TokenStream| {
+        let (blk, t) = (block_ident(), thread_ident());
+        let name = ident(&k.locals[var].name);
+        let fem = em.clone().with_spans(plan.clone());
+        let inner = wrap_part(&fem, body, &[], body.iter().map(|s| fem.stmt(s)).collect());
+        crate::cpu_span::round_versioned(
+            k,
+            &plan,
+            &round,
+            |_| {
+                quote! {
+                    #mark
+                    #blk.span_block();
+                    #blk.threads(|#t| {
+                        #[allow(unused_variables)]
+                        let #name = ::gpujit::__private::StrideIndex::stride_at(#t.grid1(), #off);
+                        #inner
+                    });
+                }
+            },
+            checked.clone(),
+        )
+    })
 }
 
 /// The block function of barrier-free kernel `k` with one loop interchanged,
@@ -312,10 +523,31 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
                 let #name = ::gpujit::__private::StrideIndex::stride_at(#s.start, #off);
                 #lbody
             });
+            // Rounds where every thread runs on spans shifted by `off`
+            // (see `shifted_round`), the others checked.
+            let (full, round) = match shifted_round(k, &em, *var, start, &loop_body, &off, quote! { #r, #common }) {
+                Some(fast) => {
+                    let full = mixed("gj_full");
+                    let checked = quote! { #round };
+                    let fast = fast(&quote! { #any = true; }, &checked);
+                    (
+                        quote! { let #full = ::gpujit::__private::full_rounds(&#st); },
+                        quote! {
+                            if #r < #full {
+                                #fast
+                            } else {
+                                #checked
+                            }
+                        },
+                    )
+                }
+                None => (TokenStream::new(), round),
+            };
             quote! {
                 match ::gpujit::__private::common_step(&#st) {
                     ::core::option::Option::Some((#common, #rounds)) => {
                         #blk.lockstep();
+                        #full
                         let mut #r: usize = 0;
                         while #r < #rounds {
                             if #blk.cancelled() {
@@ -362,20 +594,67 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
                     }
                 },
             ));
-            quote! {
-                match ::gpujit::__private::common_range(&#st) {
-                    ::core::option::Option::Some((#lo, #hi)) => {
-                        #blk.lockstep();
-                        let #n = ::gpujit::__private::StrideIndex::stride_trips(#lo, #hi, 1, #inclusive);
+            let chunks = quote! {
+                let mut #r0: usize = 0;
+                while #r0 < #n {
+                    if #blk.cancelled() {
+                        return;
+                    }
+                    let #r1 = #r0 + (#n - #r0).min(#chunk);
+                    #round
+                    #r0 = #r1;
+                }
+            };
+            // Rounds on spans where the body's arrays allow (see `rounds`),
+            // else chunks.
+            let body = match rounds(k, &em, *var, &loop_body) {
+                Some((fast, slot)) => {
+                    let fast = fast(&round);
+                    let rounds = quote! {
                         let mut #r0: usize = 0;
                         while #r0 < #n {
                             if #blk.cancelled() {
                                 return;
                             }
-                            let #r1 = #r0 + (#n - #r0).min(#chunk);
-                            #round
+                            let #r1 = #r0 + 1;
+                            let #name = ::gpujit::__private::StrideIndex::stride_at(#lo, #r0 as u64);
+                            #fast
                             #r0 = #r1;
                         }
+                    };
+                    // The carried local's slots on the stack (see
+                    // `Block::stack_slots`); a cancelled block returns
+                    // without copying them back (it runs nothing more).
+                    // The stack copy shadows the per-thread array, which the
+                    // checked rounds index too.
+                    let stack = mixed("gj_stack");
+                    let rounds = match slot {
+                        Some(arr) => quote! {
+                            let mut #stack = #blk.stack_slots(&#arr[..]);
+                            {
+                                let #arr = #stack.get();
+                                #rounds
+                            }
+                            #stack.store(&mut #arr[..]);
+                        },
+                        None => rounds,
+                    };
+                    quote! {
+                        if !#blk.force_coroutines() && #st.iter().all(|s| s.on) {
+                            #rounds
+                        } else {
+                            #chunks
+                        }
+                    }
+                }
+                None => chunks,
+            };
+            quote! {
+                match ::gpujit::__private::common_range(&#st) {
+                    ::core::option::Option::Some((#lo, #hi)) => {
+                        #blk.lockstep();
+                        let #n = ::gpujit::__private::StrideIndex::stride_trips(#lo, #hi, 1, #inclusive);
+                        #body
                     }
                     ::core::option::Option::None => { #own }
                 }

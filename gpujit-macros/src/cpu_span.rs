@@ -18,10 +18,12 @@ use quote::{format_ident, quote};
 use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
 use crate::model::*;
 use crate::owned::{own_locals, owned_params};
-use crate::visit::{each_expr, each_stmt_in_block};
+use crate::visit::{each_expr, each_stmt, each_stmt_in_block};
 
-/// `SpanAxis` values of the runtime (`OWN_X`, `OWN_Y`, `OWN_Z`, `CONST`).
+/// `SpanAxis` values of the runtime (`OWN_X`, `OWN_Y`, `OWN_Z`, `CONST`,
+/// `UNIFORM`).
 const CONST: u8 = 3;
+const UNIFORM: u8 = 4;
 
 /// The largest offset taken (keeps every bound far inside `isize`).
 const MAX_OFFSET: i128 = 1 << 20;
@@ -33,6 +35,13 @@ pub struct SpanPlan {
     /// of its classified accesses; `None` if it has no span.
     arrays: Vec<Option<Vec<(u8, i128, i128)>>>,
     own: Vec<Option<Axis>>,
+    /// The counter of a loop run in lockstep, one round per span (see
+    /// `loop_plan`): an index that is this local is `UNIFORM`.
+    uniform: Option<LocalId>,
+    /// A round of a grid-stride loop (see `round_plan`): `own` marks only its
+    /// variable (own index plus the round's shift), and `grid(..)` itself is
+    /// not an own position.
+    shifted: bool,
 }
 
 fn axis_code(a: Axis) -> u8 {
@@ -43,10 +52,16 @@ fn axis_code(a: Axis) -> u8 {
     }
 }
 
-/// `e` as `(axis, offset)`: own index plus or minus a literal, or a literal.
-fn classify(own: &[Option<Axis>], e: &Expr) -> Option<(u8, i128)> {
+/// `e` as `(axis, offset)`: own index plus or minus a literal, a literal,
+/// or the lockstep loop's counter `uniform`.
+fn classify(own: &[Option<Axis>], uniform: Option<LocalId>, shifted: bool, e: &Expr) -> Option<(u8, i128)> {
+    if let (ExprKind::Local(id), Some(u)) = (&e.kind, uniform) {
+        if *id == u && e.ty == Ty::Scalar(Scalar::Usize) {
+            return Some((UNIFORM, 0));
+        }
+    }
     let own_axis = |e: &Expr| match &e.kind {
-        ExprKind::Grid(a) => Some(axis_code(*a)),
+        ExprKind::Grid(a) if !shifted => Some(axis_code(*a)),
         ExprKind::Local(id) => own.get(*id).copied().flatten().map(axis_code),
         _ => None,
     };
@@ -72,7 +87,10 @@ impl SpanPlan {
     /// takes its span, or `None` (the access stays checked).
     pub fn access(&self, p: usize, idx: &[Expr]) -> Option<Vec<(u8, i128)>> {
         let spec = self.arrays.get(p)?.as_ref()?;
-        let pos: Vec<(u8, i128)> = idx.iter().map(|e| classify(&self.own, e)).collect::<Option<_>>()?;
+        let pos: Vec<(u8, i128)> = idx
+            .iter()
+            .map(|e| classify(&self.own, self.uniform, self.shifted, e))
+            .collect::<Option<_>>()?;
         let fits = pos.len() == spec.len()
             && pos
                 .iter()
@@ -87,24 +105,105 @@ pub fn plan(k: &Kernel) -> Option<SpanPlan> {
     if k.ret.is_some() || k.uses_barrier {
         return None;
     }
-    let own = own_locals(k);
     let owned = owned_params(k);
-    // Per parameter: `Some(positions)` while every classified access agrees
-    // on the axis of each position; read-only and owned arrays only.
-    let mut arrays: Vec<Option<Vec<(u8, i128, i128)>>> = vec![None; k.params.len()];
-    let mut bad = vec![false; k.params.len()];
-    for (p, param) in k.params.iter().enumerate() {
-        match param.kind {
-            ParamKind::Array { mutable: false, .. } => {}
-            ParamKind::Array { mutable: true, .. } if owned[p] => {}
-            _ => bad[p] = true,
-        }
+    let allowed: Vec<bool> = k
+        .params
+        .iter()
+        .zip(&owned)
+        .map(|(param, &owned)| match param.kind {
+            ParamKind::Array { mutable, .. } => !mutable || owned,
+            ParamKind::Scalar(_) => false,
+        })
+        .collect();
+    plan_of(k, allowed, None, None, |f| each_stmt_in_block(&k.body, f))
+}
+
+/// The span plan of one round of the unit-stride loop of `k` with counter
+/// `var` and body `body`, run in lockstep (see `cpu_lockstep`): the
+/// read-only arrays that the body indexes with own indices, literals and
+/// `var` itself (`b[[i, col]]`); `None` when there are none.
+pub fn loop_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
+    if k.ret.is_some() || k.uses_barrier || k.locals[var].ty != Ty::Scalar(Scalar::Usize) {
+        return None;
     }
+    let allowed = k
+        .params
+        .iter()
+        .map(|p| matches!(p.kind, ParamKind::Array { mutable: false, .. }))
+        .collect();
+    let plan = plan_of(k, allowed, Some(var), None, |f| {
+        body.iter().for_each(|s| each_stmt(s, f))
+    })?;
+    // A span per round pays for the uniform position only.
+    plan.arrays
+        .iter()
+        .flatten()
+        .any(|spec| spec.iter().any(|s| s.0 == UNIFORM))
+        .then_some(plan)
+}
+
+/// The span plan of one round of the grid-stride loop of `k` with variable
+/// `var` (starting at the thread's own index, `grid(1)`) and body `body`, run
+/// in lockstep: in round `r` the variable is the own index plus `r * step`,
+/// so `x[i]`, `x[i + 1]` of a read-only array and `y[i]` of an owned one
+/// (partitioned by the loop, see `owned::partition_vars`) take spans shifted
+/// by that offset. `None` when no array takes one.
+pub fn round_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
+    if k.ret.is_some() || k.uses_barrier || k.locals[var].ty != Ty::Scalar(Scalar::Usize) {
+        return None;
+    }
+    let owned = owned_params(k);
+    let allowed = k
+        .params
+        .iter()
+        .zip(&owned)
+        .map(|(param, &owned)| match param.kind {
+            ParamKind::Array { mutable, ndim: 1, .. } => !mutable || owned,
+            _ => false,
+        })
+        .collect();
+    let plan = plan_of(k, allowed, None, Some(var), |f| {
+        body.iter().for_each(|s| each_stmt(s, f))
+    })?;
+    // An owned array's span is at the (shifted) own index only.
+    let ok = plan.arrays.iter().zip(&owned).all(|(spec, &owned)| match spec {
+        Some(spec) if owned => spec.as_slice() == [(0, 0, 0)],
+        _ => true,
+    });
+    ok.then_some(plan)
+}
+
+/// The accesses to the parameters `allowed` marks in the statements `each`
+/// visits (nested ones included), as spans.
+fn plan_of<'k>(
+    k: &'k Kernel,
+    allowed: Vec<bool>,
+    uniform: Option<LocalId>,
+    shifted: Option<LocalId>,
+    each: impl FnOnce(&mut dyn FnMut(&'k Stmt)),
+) -> Option<SpanPlan> {
+    let own = match shifted {
+        None => own_locals(k),
+        Some(var) => {
+            let mut own = vec![None; k.locals.len()];
+            own[var] = Some(Axis::X);
+            own
+        }
+    };
+    let shifted = shifted.is_some();
+    // Per parameter: `Some(positions)` while every classified access agrees
+    // on the axis of each position.
+    let mut arrays: Vec<Option<Vec<(u8, i128, i128)>>> = vec![None; k.params.len()];
+    let mut bad: Vec<bool> = allowed.iter().map(|a| !a).collect();
     let mut note = |p: usize, idx: &[Expr]| {
         if bad[p] {
             return;
         }
-        let Some(pos) = idx.iter().map(|e| classify(&own, e)).collect::<Option<Vec<_>>>() else {
+        let Some(pos) = idx
+            .iter()
+            .map(|e| classify(&own, uniform, shifted, e))
+            .collect::<Option<Vec<_>>>()
+        else {
             return;
         };
         let slot = &mut arrays[p];
@@ -122,7 +221,7 @@ pub fn plan(k: &Kernel) -> Option<SpanPlan> {
             }
         }
     };
-    each_stmt_in_block(&k.body, &mut |s| {
+    each(&mut |s| {
         if let Stmt::Assign {
             place: Place::Elem(ArrayRef::Param(p), idx),
             ..
@@ -138,7 +237,12 @@ pub fn plan(k: &Kernel) -> Option<SpanPlan> {
     });
     // `each_expr` sees nested statements' loads once per enclosing
     // statement: harmless, the bounds are a min and a max.
-    arrays.iter().any(Option::is_some).then_some(SpanPlan { arrays, own })
+    arrays.iter().any(Option::is_some).then_some(SpanPlan {
+        arrays,
+        own,
+        uniform,
+        shifted,
+    })
 }
 
 /// The span of parameter `p` in the fast loop.
@@ -172,7 +276,7 @@ pub fn index_tokens(pos: &[(u8, i128)]) -> TokenStream {
 fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
     let mut widest: Vec<(u8, i128, i128)> = Vec::new();
     for spec in plan.arrays.iter().flatten() {
-        for &(a, lo, hi) in spec.iter().filter(|s| s.0 != CONST) {
+        for &(a, lo, hi) in spec.iter().filter(|s| s.0 < CONST) {
             match widest.iter_mut().find(|w| w.0 == a) {
                 Some(w) => {
                     w.1 = w.1.min(lo);
@@ -189,7 +293,7 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
         let ParamKind::Array { mutable, ndim, .. } = k.params[p].kind else {
             continue;
         };
-        for (pos, &(a, lo, hi)) in spec.iter().enumerate().filter(|(_, s)| s.0 != CONST) {
+        for (pos, &(a, lo, hi)) in spec.iter().enumerate().filter(|(_, s)| s.0 < CONST) {
             let extent = if ndim == 1 {
                 quote! { #view.len() }
             } else {
@@ -244,6 +348,53 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
             // After the loop: an atomic before it would make LLVM reload
             // the block's geometry that the spans' checks read.
             #blk.span_block();
+        } else {
+            #checked
+        }
+    }
+}
+
+/// One round of a lockstep loop on spans (`plan` from `loop_plan`, or from
+/// `round_plan` with `u` the round and the step, `r, step`): when every span of the round
+/// holds (the loop counter `u`, a `usize`, inside each array where it
+/// indexes it, and every thread's own indices, shifted by `u` for
+/// `round_plan`, inside for the whole block), `fast(bounds)`, the round over the block's threads
+/// with the span accesses (made with `Emitter::with_spans`); otherwise
+/// `checked`, the same round with checked accesses.
+pub fn round_versioned(
+    k: &Kernel,
+    plan: &SpanPlan,
+    u: &TokenStream,
+    fast: impl FnOnce(&[TokenStream]) -> TokenStream,
+    checked: TokenStream,
+) -> TokenStream {
+    let blk = block_ident();
+    let mut names = Vec::new();
+    let mut makes = Vec::new();
+    for (p, spec) in plan.arrays.iter().enumerate() {
+        let Some(spec) = spec else { continue };
+        let view = ident(&k.params[p].name);
+        let parts = spec.iter().map(|&(a, lo, hi)| {
+            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
+            quote! { (#a, #lo, #hi) }
+        });
+        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
+            continue;
+        };
+        makes.push(match (plan.shifted, mutable) {
+            // Owned arrays' views were made for the block already.
+            (true, true) => quote! { #view.span_round([#(#parts),*], #u) },
+            (true, false) => quote! { #view.span_round(#blk, [#(#parts),*], #u) },
+            (false, _) => quote! { #view.span_at(#blk, [#(#parts),*], #u) },
+        });
+        names.push(span_ident(p));
+    }
+    // A shifted round's spans check the shifted indices themselves.
+    let bounds = if plan.shifted { Vec::new() } else { bounds(k, plan) };
+    let fast = fast(&bounds);
+    quote! {
+        if let (true, #(::core::option::Option::Some(#names),)*) = (#blk.within(&[#(#bounds),*]), #(#makes,)*) {
+            #fast
         } else {
             #checked
         }

@@ -191,6 +191,9 @@ pub(crate) struct Emitter<'a> {
     sites: Cell<u32>,
     /// Per parameter: accessed through own-index views (see `owned`).
     owned: Vec<bool>,
+    /// Per local: the variable of a grid-stride loop that partitions the
+    /// arrays it indexes (see `owned::partition_vars`).
+    part: Vec<bool>,
     /// In the fast thread loop of block spans: which accesses go through
     /// a span (see `cpu_span`).
     spans: Option<std::rc::Rc<crate::cpu_span::SpanPlan>>,
@@ -206,6 +209,7 @@ impl<'a> Emitter<'a> {
             lockstep_break: None,
             sites: Cell::new(0),
             owned: crate::owned::owned_params(k),
+            part: crate::owned::partition_vars(k),
             spans: None,
         }
     }
@@ -368,13 +372,13 @@ impl<'a> Emitter<'a> {
                         quote! { { let #value = #v; #span.st(#t, #pos, #rhs); } }
                     }
                     (Place::Elem(a, idx), None) => {
-                        let (view, st, _) = self.access(*a, idx.len());
+                        let (view, st, _) = self.access_at(*a, idx);
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
                         let value = Ident::new("gj_value", Span::mixed_site());
                         quote! { { let #value = #v; #view.#st(#t, #(#idx,)* #value); } }
                     }
                     (Place::Elem(a, idx), Some(op)) => {
-                        let (view, st, ld) = self.access(*a, idx.len());
+                        let (view, st, ld) = self.access_at(*a, idx);
                         let names: Vec<Ident> = (0..idx.len())
                             .map(|i| format_ident!("gj_index_{}", i, span = Span::mixed_site()))
                             .collect();
@@ -584,6 +588,21 @@ impl<'a> Emitter<'a> {
         } }
     }
 
+    /// [`Emitter::access`] for an access at `idx`: an owned array indexed
+    /// by a partitioning grid-stride loop's variable uses the accessors that
+    /// check the index is in the thread's class.
+    fn access_at(&self, a: ArrayRef, idx: &[Expr]) -> (Ident, Ident, Ident) {
+        let (view, st, ld) = self.access(a, idx.len());
+        let owned = matches!(a, ArrayRef::Param(i) if self.owned.get(i).copied().unwrap_or(false));
+        match idx {
+            [Expr {
+                kind: ExprKind::Local(v),
+                ..
+            }] if owned && self.part.get(*v).copied().unwrap_or(false) => (view, ident("st_class"), ident("ld_class")),
+            _ => (view, st, ld),
+        }
+    }
+
     /// The view, its store method and its load method for `n` indices.
     fn access(&self, a: ArrayRef, n: usize) -> (Ident, Ident, Ident) {
         let view = match a {
@@ -697,7 +716,7 @@ impl<'a> Emitter<'a> {
                 quote! { #span.ld(#t, #pos) }
             }
             ExprKind::Load(a, idx) => {
-                let (view, _, ld) = self.access(*a, idx.len());
+                let (view, _, ld) = self.access_at(*a, idx);
                 let idx = idx.iter().map(|x| self.expr(x));
                 quote! { #view.#ld(#t, #(#idx),*) }
             }
@@ -759,7 +778,7 @@ impl<'a> Emitter<'a> {
                 quote! { (#recv).#name(#(#rest),*) }
             }
             ExprKind::Atomic(f, a, idx, vals) => {
-                let (view, _, _) = self.access(*a, idx.len());
+                let (view, _, _) = self.access_at(*a, idx);
                 let idx = idx.iter().map(|x| self.expr(x));
                 let vals: Vec<TokenStream> = vals.iter().map(|x| self.expr(x)).collect();
                 let variant = ident(f.variant());

@@ -6,7 +6,9 @@
 //! local bound once, immutably, to `grid(1)` or the `x` of `grid(2)`/`grid(3)`,
 //! or `grid(1)` itself), or `.len()`/`.dim()`/`.shape()`. An
 //! `ArrayViewMut2` is owned when every element access is `a[[y, x]]` with
-//! `(x, y)` from `let (x, y) = grid(2)` (row `y`, column `x`). Anything else
+//! `(x, y)` from `let (x, y) = grid(2)` (row `y`, column `x`). A 1-D array
+//! may also be indexed by the variable of a grid-stride loop that
+//! partitions it (`partition_vars`). Anything else
 //! (an atomic, another index, passing the array to a device function) keeps
 //! the array on the general path.
 //!
@@ -44,8 +46,9 @@ pub fn owned_params(k: &Kernel) -> Vec<bool> {
         ParamKind::Array { ndim, .. } => ndim,
         ParamKind::Scalar(_) => 0,
     };
+    let part = partition_vars(k);
     let own_at = |p: usize, idx: &[Expr]| match (ndim(p), idx) {
-        (1, [i]) => is_own(&own, i, Axis::X),
+        (1, [i]) => is_own(&own, i, Axis::X) || matches!(i.kind, ExprKind::Local(id) if part[id]),
         (2, [y, x]) => is_own(&own, y, Axis::Y) && is_own(&own, x, Axis::X),
         _ => false,
     };
@@ -68,6 +71,51 @@ pub fn owned_params(k: &Kernel) -> Vec<bool> {
         });
     });
     owned
+}
+
+/// Per local: the variable of a grid-stride loop that partitions a 1-D
+/// array among the launch's threads, `for i in (s..n).step_by(g)` with `s`
+/// the thread's own index (`grid(1)`) and `g` `gridsize(1)` (or immutable
+/// locals bound once to them): thread `t` gets elements `grid(1) + r *
+/// gridsize(1)` only, its class (checked at run time, see the runtime's
+/// `OwnedView::ld_class`).
+pub fn partition_vars(k: &Kernel) -> Vec<bool> {
+    let own = own_locals(k);
+    let mut gsize = vec![false; k.locals.len()];
+    let mut binds = vec![0usize; k.locals.len()];
+    each_stmt_in_block(&k.body, &mut |s| match s {
+        Stmt::Let { local, init } => {
+            binds[*local] += 1;
+            gsize[*local] = matches!(init.as_ref().map(|e| &e.kind), Some(ExprKind::GridSize(Axis::X)));
+        }
+        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| binds[*l] += 2),
+        Stmt::Assign {
+            place: Place::Local(l), ..
+        } => binds[*l] += 2,
+        Stmt::For { var, .. } => binds[*var] += 1,
+        _ => {}
+    });
+    let once = |id: LocalId| binds[id] == 1 && !k.locals[id].mutable;
+    let mut part = vec![false; k.locals.len()];
+    each_stmt_in_block(&k.body, &mut |s| {
+        if let Stmt::For {
+            var,
+            start,
+            step: Some(step),
+            rev: false,
+            ..
+        } = s
+        {
+            let own_start = is_own(&own, start, Axis::X);
+            let grid_step = match &step.kind {
+                ExprKind::GridSize(Axis::X) => true,
+                ExprKind::Local(id) => gsize[*id] && once(*id),
+                _ => false,
+            };
+            part[*var] = own_start && grid_step && once(*var);
+        }
+    });
+    part
 }
 
 /// Whether `e` is the thread's own index along `axis`: `grid(..)` of that

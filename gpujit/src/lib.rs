@@ -242,7 +242,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::backend::{current_backend, Backend, DeviceBuffer};
-    pub use crate::cpu::{common_range, common_step, LoopState, StrideIndex};
+    pub use crate::cpu::{common_range, common_step, full_rounds, LoopState, StrideIndex};
     pub use crate::cpu::{fixed_ld, fixed_st, FixedArray};
     pub use crate::cpu::{
         last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks,
@@ -250,7 +250,7 @@ pub mod __private {
         Mem, OwnedArg, OwnedView, SharedLayout, SharedMem, Space, Thread, View,
     };
     pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
-    pub use crate::cpu::{Span, SpanAxis, CONST, OWN_X, OWN_Y, OWN_Z};
+    pub use crate::cpu::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, UNIFORM};
     pub use crate::device_fn::{link, reaches_barrier, reaches_recursion, DeviceFn, Piece};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;

@@ -29,6 +29,7 @@ use quote::quote;
 use crate::emit_cpu::{block_ident, exited_ident, ident, param_copies, spill_ident, thread_ident, Emitter};
 use crate::model::*;
 
+pub(crate) use narrow::Uniform;
 pub(crate) use parts::{spill_decls, wrap_part, Uses};
 use plan::{as_vote, plan, Node};
 
@@ -41,13 +42,16 @@ pub fn block_body(k: &Kernel) -> TokenStream {
         let body = plain.block_stmts(&k.body);
         let simple = quote! { #blk.threads(|#t| { #copies #body }); };
         return match crate::cpu_lockstep::block_body(k) {
-            Some(lockstep) => quote! {
-                if #blk.force_coroutines() {
+            Some(lockstep) => {
+                let plain = crate::cpu_lockstep::one_trip_each(k).unwrap_or_else(|| quote! { false });
+                quote! {
+                if #blk.force_coroutines() || #plain {
                     #simple
                 } else {
                     #lockstep
                 }
-            },
+                }
+            }
             None => crate::cpu_span::versioned(k, simple),
         };
     }

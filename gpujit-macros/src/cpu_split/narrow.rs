@@ -21,7 +21,7 @@ use crate::model::*;
 use crate::visit::each_stmt_in_block;
 
 /// What decides whether an expression is block-uniform in one part.
-pub(super) struct Uniform<'k> {
+pub(crate) struct Uniform<'k> {
     k: &'k Kernel,
     /// Per local: block-uniform (an immutable scalar parameter or the
     /// variable of a block-level `for`).
@@ -33,7 +33,7 @@ pub(super) struct Uniform<'k> {
 }
 
 impl<'k> Uniform<'k> {
-    pub(super) fn new(k: &'k Kernel, block_vars: &[LocalId]) -> Self {
+    pub(crate) fn new(k: &'k Kernel, block_vars: &[LocalId]) -> Self {
         let n = k.locals.len();
         let mut uniform = vec![false; n];
         for (id, l) in k.locals.iter().enumerate() {
@@ -108,7 +108,7 @@ impl<'k> Uniform<'k> {
 
     /// Whether `e` has the same value in every thread of the block and
     /// cannot fault (see the module docs); `extra` are further uniform locals.
-    fn is_uniform(&self, e: &Expr, extra: &[LocalId]) -> bool {
+    pub(crate) fn is_uniform(&self, e: &Expr, extra: &[LocalId]) -> bool {
         crate::deep(|| match &e.kind {
             ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => true,
             ExprKind::Len(_) | ExprKind::Dim(..) | ExprKind::GridSize(_) => true,

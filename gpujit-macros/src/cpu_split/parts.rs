@@ -254,7 +254,8 @@ pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<T
     Some(decls)
 }
 
-/// Per local: its value if it is immutable, bound by exactly one `let`, to
+/// Per local: its value if it is immutable, bound by exactly one `let` (or
+/// tuple `let` component), to
 /// an expression of the thread's and block's coordinates, constants and
 /// extents only, that cannot fault (no local, load, division or call), so
 /// that computing it again in any part of the same thread gives its value.
@@ -265,7 +266,15 @@ fn coordinate_locals(k: &Kernel) -> Vec<Option<Expr>> {
             bindings[*local].0 += 1;
             bindings[*local].1 = init.as_ref();
         }
-        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| bindings[*l].0 += 2),
+        // `let (col, row) = grid(2);`: each component as its own `let`.
+        Stmt::LetTuple { locals, parts } => {
+            for (l, p) in locals.iter().zip(parts) {
+                if let Some(l) = l {
+                    bindings[*l].0 += 1;
+                    bindings[*l].1 = Some(p);
+                }
+            }
+        }
         Stmt::For { var, .. } => bindings[*var].0 += 2,
         _ => {}
     });

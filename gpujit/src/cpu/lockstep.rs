@@ -37,7 +37,11 @@ macro_rules! stride_index {
                 // difference of a 64-bit (or narrower) type fits in u64.
                 let span = (end as $wide as u64).wrapping_sub(start as $wide as u64);
                 let step = step as u64;
-                let before_last = if inclusive { span / step } else { (span - 1) / step };
+                let last = if inclusive { span } else { span - 1 };
+                // No division where the range holds one step at most (a
+                // grid-stride loop launched with one element per thread):
+                // a division per thread costs more than that thread's work.
+                let before_last = if last < step { 0 } else { last / step };
                 usize::try_from(before_last)
                     .ok()
                     .and_then(|n| n.checked_add(1))
@@ -59,6 +63,23 @@ stride_index!(
     u8 => u64, u16 => u64, u32 => u64, u64 => u64, usize => u64,
     i8 => i64, i16 => i64, i32 => i64, i64 => i64, isize => i64
 );
+
+impl crate::cpu::block::Block<'_> {
+    /// Whether every thread of this block runs a grid-stride loop
+    /// `(grid(1)..end).step_by(step)` (`..=end` when `inclusive`) at most
+    /// once: its first element, the thread's own index, is at least the
+    /// block's first thread's, so one step from there reaches `end`. Then the
+    /// block runs its threads one after another, without lockstep rounds
+    /// (see `gpujit-macros/src/cpu_lockstep.rs`). False for step 0 (the
+    /// fault is the other path's to report, as it is either way).
+    #[inline(always)]
+    pub fn one_trip_each(&self, end: usize, step: usize, inclusive: bool) -> bool {
+        let Some(next) = self.base[0].checked_add(step) else {
+            return step > 0;
+        };
+        step > 0 && if inclusive { next > end } else { next >= end }
+    }
+}
 
 /// One thread's state for a lockstep loop, recorded before the loop: it
 /// reached the loop (`on`), the loop's `start`, `end`, `step` (1 for a
@@ -95,6 +116,12 @@ pub fn common_step<T>(state: &[LoopState<T>]) -> Option<(usize, usize)> {
         rounds = rounds.max(s.trips);
     }
     Some((common.unwrap_or(1), rounds))
+}
+
+/// How many rounds of a strided lockstep loop every thread of the block
+/// runs (the least trip count), or 0 if a thread did not reach the loop.
+pub fn full_rounds<T>(state: &[LoopState<T>]) -> usize {
+    state.iter().map(|s| if s.on { s.trips } else { 0 }).min().unwrap_or(0)
 }
 
 /// The range `(start, end)` every thread that reached a unit-stride

@@ -55,11 +55,11 @@ pub use exec::{
     with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
 };
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
-pub use lockstep::{common_range, common_step, LoopState, StrideIndex};
+pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use owned::{ArgClaim, OwnedArg, OwnedView};
-pub use span::{Span, SpanAxis, CONST, OWN_X, OWN_Y, OWN_Z};
+pub use span::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, UNIFORM};
 pub use thread::Thread;
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 

@@ -11,8 +11,15 @@
 //! loads and stores, which LLVM can vectorize; otherwise they are relaxed
 //! atomics, as [`View`]'s are.
 //!
+//! A 1-D array that a grid-stride loop `for i in (grid(1)..n).step_by(
+//! gridsize(1))` partitions among the threads is accessed at `i` through
+//! [`OwnedView::ld_class`]/[`OwnedView::st_class`], which accept the
+//! thread's *class* (its own index plus a multiple of `gridsize(1)`): in an
+//! injective launch no two threads share a class either, and own indices
+//! stay in their class, so the argument below holds for classes.
+//!
 //! Soundness does not rest on the macro's analysis: an index that is not the
-//! thread's own is a fault (nothing is accessed), and the array's
+//! thread's own (or in its class) is a fault (nothing is accessed), and the array's
 //! [`ArgClaim`] keeps atomic views and other launches away while one launch
 //! accesses it plainly.
 
@@ -143,6 +150,7 @@ impl<'a, T: DeviceScalar> OwnedArg<'a, T> {
             access: if bind == Bind::Dead { 0 } else { v.ndim },
             name: v.name,
             plain: bind == Bind::Own && injective,
+            class: launch.grid[0].checked_mul(launch.block[0]).unwrap_or(0),
             block: blk,
             _borrow: PhantomData,
         }
@@ -165,6 +173,9 @@ pub struct OwnedView<'b, T> {
     pub(super) name: &'static str,
     /// Plain accesses (else relaxed atomics).
     pub(super) plain: bool,
+    /// The launch's `gridsize(1)` (`gridDim.x * blockDim.x`; 0 if that
+    /// overflows): a thread's class is its own index modulo this.
+    pub(super) class: usize,
     pub(super) block: &'b Block<'b>,
     _borrow: PhantomData<&'b T>,
 }
@@ -208,7 +219,8 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     ///
     /// # Safety
     /// `off < self.len`, `t` is a thread of `self.block`, and `off` is the
-    /// element of `t`'s own index (`grid(1)`, or `[y, x]` of `grid(2)`).
+    /// element of `t`'s own index (`grid(1)`, or `[y, x]` of `grid(2)`), or
+    /// of a 1-D array in `t`'s class (`in_class`).
     #[inline(always)]
     unsafe fn read_own(&self, off: usize) -> T {
         // SAFETY: `off < len`: inside the array (borrowed for the view's
@@ -217,9 +229,11 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
         // no atomic `View` of it exists and no other launch accesses it
         // while this one runs (another launch's views are dead); every access
         // of this launch goes through own-index views, each checked to be at
-        // its thread's own index by a thread of the view's block; and the
-        // launch's geometry makes own indices injective, so this element is
-        // only ever accessed by thread `t`, whose accesses all run on one OS
+        // its thread's own index (or, 1-D, in its class: own index plus a
+        // multiple of `gridsize(1)`) by a thread of the view's block; and the
+        // launch's geometry makes own indices injective, so (own indices
+        // being below `gridsize(1)`) classes are disjoint too and this element
+        // is only ever accessed by thread `t`, whose accesses all run on one OS
         // thread (its block's: `Thread` and `OwnedView` are `!Send`), in
         // order. A racing kernel included, no other access can be concurrent.
         // Otherwise every access to the array is relaxed atomic.
@@ -270,6 +284,47 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     pub fn st_own(&self, t: &Thread<'_>, i: usize, v: T) {
         if self.access == 1 && i < self.len && i == t.grid1() && t.is_in(self.block) {
             // SAFETY: checked just above.
+            unsafe { self.write_own(i, v) }
+        } else {
+            self.bad(*t, &[i]);
+        }
+    }
+
+    /// Whether element `i` of a 1-D array is in thread `t`'s class: its own
+    /// index plus a multiple of the launch's `gridsize(1)` (the elements a
+    /// grid-stride loop `(grid(1)..n).step_by(gridsize(1))` gives it). With
+    /// an injective launch no two threads share a class.
+    #[inline(always)]
+    fn in_class(&self, t: &Thread<'_>, i: usize) -> bool {
+        let own = t.grid1();
+        // The own index first: no division for a loop's first element.
+        i == own || (self.class > 0 && i >= own && (i - own).is_multiple_of(self.class))
+    }
+
+    /// Reads element `i` of a 1-D array, which must be in thread `t`'s class
+    /// (see `in_class`): a grid-stride loop's element. Out of bounds is a
+    /// fault (as [`View::ld`]), another element a fault (a gpujit bug); both
+    /// read `T::default()`.
+    #[inline(always)]
+    pub fn ld_class(&self, t: &Thread<'_>, i: usize) -> T {
+        if self.access == 1 && i < self.len && t.is_in(self.block) && self.in_class(t, i) {
+            // SAFETY: checked just above: see `read_own`, with "own index"
+            // widened to the thread's class, which no other thread shares
+            // when the launch is injective (`plain`), and which own-index
+            // accesses stay in.
+            unsafe { self.read_own(i) }
+        } else {
+            self.bad(*t, &[i]);
+            T::default()
+        }
+    }
+
+    /// Writes element `i` of a 1-D array in thread `t`'s class; faults
+    /// (nothing written) as [`OwnedView::ld_class`].
+    #[inline(always)]
+    pub fn st_class(&self, t: &Thread<'_>, i: usize, v: T) {
+        if self.access == 1 && i < self.len && t.is_in(self.block) && self.in_class(t, i) {
+            // SAFETY: as in `ld_class`.
             unsafe { self.write_own(i, v) }
         } else {
             self.bad(*t, &[i]);

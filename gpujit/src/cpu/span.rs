@@ -31,6 +31,9 @@ pub const OWN_Y: SpanAxis = 1;
 pub const OWN_Z: SpanAxis = 2;
 /// A constant index.
 pub const CONST: SpanAxis = 3;
+/// The block-uniform value the span was made for ([`View::span_at`]): the
+/// counter of a loop that the block runs in lockstep, in one round.
+pub const UNIFORM: SpanAxis = 4;
 
 /// What a span was checked for at one position: the axis and the least and
 /// greatest offset used there.
@@ -51,6 +54,11 @@ pub struct Span<'b, T> {
     d1: usize,
     d2: usize,
     pos: [Pos; 3],
+    /// The value of [`UNIFORM`] positions (checked against their extents).
+    uniform: usize,
+    /// Added to the own index of every own position: a round of a
+    /// grid-stride loop, `r * step` past the thread's own index.
+    shift: usize,
     ndim: u8,
     /// Writes allowed (a span of an own-index view in plain mode).
     writable: bool,
@@ -70,7 +78,13 @@ impl<T> std::fmt::Debug for Span<'_, T> {
 /// so that after inlining they are constants the accessors' checks fold
 /// against).
 #[inline(always)]
-fn covers<const N: usize>(blk: &Block<'_>, dims: &[usize], spec: [(SpanAxis, isize, isize); N]) -> Option<[Pos; 3]> {
+fn covers<const N: usize>(
+    blk: &Block<'_>,
+    dims: &[usize],
+    spec: [(SpanAxis, isize, isize); N],
+    uniform: usize,
+    shift: usize,
+) -> Option<[Pos; 3]> {
     if N != dims.len() || N == 0 || N > 3 {
         return None;
     }
@@ -83,11 +97,12 @@ fn covers<const N: usize>(blk: &Block<'_>, dims: &[usize], spec: [(SpanAxis, isi
         match axis {
             OWN_X | OWN_Y | OWN_Z => {
                 let a = usize::from(axis);
-                if !axis_within(blk.base[a], blk.launch.block[a], lo, hi, d) {
+                if !axis_within(blk.base[a].checked_add(shift)?, blk.launch.block[a], lo, hi, d) {
                     return None;
                 }
             }
             CONST if lo >= 0 && lo <= hi && (hi as usize) < d => {}
+            UNIFORM if lo == 0 && hi == 0 && uniform < d => {}
             _ => return None,
         }
         pos[k] = Pos { axis, lo, hi };
@@ -148,42 +163,137 @@ impl<'a> Block<'a> {
     #[inline(always)]
     pub fn threads_within(&'a self, bounds: &[(SpanAxis, isize, isize, usize)], mut f: impl FnMut(&Thread<'a>)) {
         let [bx, by, bz] = self.launch.block;
-        let base = self.base;
         let ok = self.within(bounds);
-        let cancel = &self.launch.cancel;
+        // Read once: a store in `f` may alias the block (it has cells).
+        let (base, cancel) = (self.base, &self.launch.cancel);
         let mut lin = 0;
         for z in 0..bz {
             for y in 0..by {
                 for x in 0..bx {
-                    let tid = [x, y, z];
-                    for &(a, lo, hi, d) in bounds.iter().filter(|_| ok) {
-                        let a = usize::from(a);
-                        let own = own_end(base[a], tid[a]);
-                        // SAFETY: `ok`: `tid[a] < blockDim[a]`, and `within` checked
-                        // above that `base[a] + t + o` is in `0..d` for every
-                        // `t < n[a]` and `o` in `lo..=hi` (`lo <= hi`).
-                        unsafe {
-                            std::hint::assert_unchecked(own.wrapping_add_signed(hi) < d);
-                            if hi >= 0 {
-                                std::hint::assert_unchecked(own < d);
-                            }
-                            if lo < 0 {
-                                std::hint::assert_unchecked(own >= lo.unsigned_abs());
-                            }
-                        }
-                    }
-                    f(&Thread {
-                        block: self,
-                        tid,
-                        base,
-                        lin,
-                        cancel,
-                        yielder: None,
-                    });
+                    // SAFETY: `x < bx`, `y < by`, `z < bz`; `ok` is `within`'s.
+                    f(&unsafe { self.thread_within(bounds, ok, base, cancel, [x, y, z], lin) });
                     lin += 1;
                 }
             }
         }
+    }
+
+    /// [`Block::threads`] for the rounds of a lockstep loop on spans, with
+    /// one slot per thread: `f` gets thread `t`'s element `slots[t.lin()]`
+    /// (a per-thread local of the loop), without an index check per thread,
+    /// so that the round can vectorize. Fewer slots than threads is a gpujit
+    /// bug: a fault, no thread runs.
+    #[inline(always)]
+    pub fn threads_slots<S>(&'a self, slots: &mut [S], mut f: impl FnMut(&Thread<'a>, &mut S)) {
+        let [bx, by, bz] = self.launch.block;
+        let (base, cancel) = (self.base, &self.launch.cancel);
+        let Some(slots) = slots.get_mut(..self.thread_count()) else {
+            self.threads(|t| t.fault("fewer per-thread slots than threads (gpujit bug)"));
+            return;
+        };
+        // Rows of `bx` slots, one per `(y, z)`, in `lin` order.
+        let mut rows = slots.chunks_exact_mut(bx.max(1));
+        let mut lin = 0;
+        for z in 0..bz {
+            for y in 0..by {
+                let Some(row) = rows.next() else { return };
+                for (x, slot) in row.iter_mut().enumerate() {
+                    // SAFETY: `x < bx` (a row has `bx` slots), `y < by`,
+                    // `z < bz`; no bounds (a branch on them here would keep
+                    // LLVM from vectorizing).
+                    f(
+                        &unsafe { self.thread_within(&[], false, base, cancel, [x, y, z], lin) },
+                        slot,
+                    );
+                    lin += 1;
+                }
+            }
+        }
+    }
+
+    /// A copy of `slots` (one per thread of the block) on the stack, for
+    /// the rounds of a lockstep loop (see [`StackSlots`]).
+    #[inline(always)]
+    pub fn stack_slots<S: Copy + Default>(&self, slots: &[S]) -> StackSlots<S> {
+        let mut buf = [S::default(); MAX_SLOTS];
+        let n = slots.len().min(MAX_SLOTS);
+        buf[..n].copy_from_slice(&slots[..n]);
+        StackSlots { buf, n }
+    }
+
+    /// Thread `tid` (number `lin`) of this block; when `ok` (the block's
+    /// [`Block::within`] for `bounds`), with those bounds told to the
+    /// optimiser for its own index.
+    ///
+    /// # Safety
+    /// `tid[a] < blockDim[a]` on every axis, `base` and `cancel` are this
+    /// block's (`self.base`, `&self.launch.cancel`), and `ok` only if
+    /// `self.within(bounds)`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn thread_within(
+        &'a self,
+        bounds: &[(SpanAxis, isize, isize, usize)],
+        ok: bool,
+        base: [usize; 3],
+        cancel: &'a std::sync::atomic::AtomicBool,
+        tid: [usize; 3],
+        lin: usize,
+    ) -> Thread<'a> {
+        for &(a, lo, hi, d) in bounds.iter().filter(|_| ok) {
+            let a = usize::from(a);
+            let own = own_end(base[a], tid[a]);
+            // SAFETY: the caller's contract: `tid[a] < blockDim[a]`, and
+            // `ok` only if `within` checked that `base[a] + t + o` is in `0..d` for every
+            // `t < n[a]` and `o` in `lo..=hi` (`lo <= hi`).
+            unsafe {
+                std::hint::assert_unchecked(own.wrapping_add_signed(hi) < d);
+                if hi >= 0 {
+                    std::hint::assert_unchecked(own < d);
+                }
+                if lo < 0 {
+                    std::hint::assert_unchecked(own >= lo.unsigned_abs());
+                }
+            }
+        }
+        Thread {
+            block: self,
+            tid,
+            base,
+            lin,
+            cancel,
+            yielder: None,
+        }
+    }
+}
+
+/// The most threads a block has (`MAX_THREADS_PER_BLOCK`).
+const MAX_SLOTS: usize = crate::launch::MAX_THREADS_PER_BLOCK as usize;
+
+/// A lockstep loop's per-thread local, copied from its per-thread array to
+/// the stack for the loop's rounds ([`Block::stack_slots`]), then copied
+/// back ([`StackSlots::store`]). A stack array that nothing else points to
+/// cannot alias the arrays the rounds read, so that LLVM vectorizes them
+/// without run-time alias checks.
+#[derive(Debug)]
+pub struct StackSlots<S> {
+    buf: [S; MAX_SLOTS],
+    n: usize,
+}
+
+impl<S: Copy> StackSlots<S> {
+    /// The slots (as many as the array had, at most one per possible thread).
+    #[inline(always)]
+    pub fn get(&mut self) -> &mut [S] {
+        let n = self.n.min(MAX_SLOTS);
+        &mut self.buf[..n]
+    }
+
+    /// Copies the slots back to the per-thread array they came from.
+    #[inline(always)]
+    pub fn store(&self, slots: &mut [S]) {
+        let n = self.n.min(MAX_SLOTS).min(slots.len());
+        slots[..n].copy_from_slice(&self.buf[..n]);
     }
 }
 
@@ -204,7 +314,57 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false)
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0, 0)
+    }
+
+    /// [`View::span`] for round `r` of a grid-stride loop with step `step`
+    /// that block `blk` runs in lockstep: own positions stand for the
+    /// thread's own index plus `r * step`.
+    #[inline(always)]
+    pub fn span_round<'b, const N: usize>(
+        &self,
+        blk: &'b Block<'b>,
+        spec: [(SpanAxis, isize, isize); N],
+        r: usize,
+        step: usize,
+    ) -> Option<Span<'b, T>>
+    where
+        Self: 'b,
+    {
+        if self.writable {
+            return None;
+        }
+        Span::checked(
+            self.ptr,
+            self.len,
+            self.ndim,
+            self.dims,
+            blk,
+            spec,
+            false,
+            0,
+            r.checked_mul(step)?,
+        )
+    }
+
+    /// [`View::span`] for one round of a loop that block `blk` runs in
+    /// lockstep: positions [`UNIFORM`] (offsets 0 only) stand for `uniform`,
+    /// the loop counter's value in this round, which must be below that
+    /// position's extent (else `None`: the round runs checked).
+    #[inline(always)]
+    pub fn span_at<'b, const N: usize>(
+        &self,
+        blk: &'b Block<'b>,
+        spec: [(SpanAxis, isize, isize); N],
+        uniform: usize,
+    ) -> Option<Span<'b, T>>
+    where
+        Self: 'b,
+    {
+        if self.writable {
+            return None;
+        }
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, uniform, 0)
     }
 }
 
@@ -224,7 +384,32 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true)
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, 0)
+    }
+
+    /// The span of this own-index view of a 1-D array for round `r` of a
+    /// grid-stride loop with step `step` that partitions it: each thread's
+    /// element is its own index plus `r * step`, and `step` must be a
+    /// multiple of the launch's `gridsize(1)`, so that every element stays
+    /// in its thread's class (see [`OwnedView::ld_class`]); `spec` must be
+    /// `[(OWN_X, 0, 0)]`. `None` unless the view accesses plainly and the
+    /// round's elements of every thread of the block are inside the array.
+    #[inline(always)]
+    pub fn span_round<const N: usize>(
+        &self,
+        spec: [(SpanAxis, isize, isize); N],
+        r: usize,
+        step: usize,
+    ) -> Option<Span<'b, T>> {
+        let own = self.access == 1 && N == 1 && spec.first() == Some(&(OWN_X, 0, 0));
+        // The same test every round: LLVM computes it once.
+        if !self.plain || !own || self.class == 0 || !step.is_multiple_of(self.class) {
+            return None;
+        }
+        let shift = r.checked_mul(step)?;
+        Span::checked(
+            self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, shift,
+        )
     }
 }
 
@@ -232,8 +417,11 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// The span of an array of `len` elements at `ptr` with `ndim`
     /// dimensions `dims` (past `ndim`: 1) for block `blk`, if `covers` shows
     /// every position of `spec` inside the array for every thread of `blk`.
-    /// `writable` only for an own-index view in plain mode at its own index.
+    /// `writable` only for an own-index view in plain mode at its own index;
+    /// `uniform` is the value of [`UNIFORM`] positions, `shift` is added to
+    /// own positions.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn checked<const N: usize>(
         ptr: *mut T,
         len: usize,
@@ -242,16 +430,20 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         blk: &'b Block<'b>,
         spec: [(SpanAxis, isize, isize); N],
         writable: bool,
+        uniform: usize,
+        shift: usize,
     ) -> Option<Span<'b, T>> {
         // A 1-D array's extent as `len`, what the kernel's `a.len()` reads.
         let d1 = [len];
         let extents = if ndim == 1 { &d1[..] } else { &dims[..usize::from(ndim)] };
-        let pos = covers(blk, extents, spec)?;
+        let pos = covers(blk, extents, spec, uniform, shift)?;
         Some(Span {
             ptr,
             d1: dims[1],
             d2: dims[2],
             pos,
+            uniform,
+            shift,
             // `covers` checked `N` is the array's number of dimensions.
             ndim: N as u8,
             writable,
@@ -277,12 +469,24 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             }
             let v = match axis {
                 CONST => o as usize,
+                // `covers` checked `uniform` against this extent (offset 0).
+                UNIFORM => self.uniform,
                 // `t` is a thread of this block, so `t.base` is the block's
                 // and `t.tid[a] < blockDim[a]` (only the runtime makes
                 // threads): `covers` checked this sum is in range.
-                a => t.own(usize::from(a)).wrapping_add_signed(o),
+                a => t.own(usize::from(a)).wrapping_add(self.shift).wrapping_add_signed(o),
             };
-            off = if k == 0 { v } else { off * dims[k] + v };
+            off = if k == 0 {
+                v
+            } else {
+                // SAFETY: `covers` checked every index of the checked
+                // positions against its extent, so `v < dims[k]` and `off` is
+                // below the product of the extents before `k`: the result is
+                // below the array's length, which fits in `isize`. (Adds
+                // that LLVM knows do not wrap: it can then compute the
+                // access's stride across threads and vectorize.)
+                unsafe { off.unchecked_mul(dims[k]).unchecked_add(v) }
+            };
         }
         Some(off)
     }
@@ -300,7 +504,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // the span's lifetime). A read-only array is never written while
             // its views live (see `View`'s `Send` impl); a writable span is
             // an own-index view's in plain mode, whose positions are the
-            // thread's own index only: see `OwnedView::read_own`.
+            // thread's own index only, plus a shift that `span_round` checked
+            // is a multiple of `gridsize(1)` (the thread's class): see
+            // `OwnedView::read_own`.
             Some(off) => unsafe { self.ptr.add(off).read() },
             None => {
                 self.refused(*t);
@@ -315,7 +521,8 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     pub fn st<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], v: T) {
         match self.offset(t, idx) {
             // SAFETY: as in `ld`; `writable` spans come only from
-            // `OwnedView::span` in plain mode, at the thread's own index.
+            // `OwnedView::span`/`span_round` in plain mode, at the thread's
+            // own index (plus a multiple of `gridsize(1)`).
             Some(off) if self.writable => unsafe { self.ptr.add(off).write(v) },
             _ => self.refused(*t),
         }
