@@ -19,6 +19,7 @@
 //! per-thread parts, `parts` decides which locals live across them and
 //! wraps each part, and this module emits the result.
 
+mod interchange;
 mod narrow;
 mod parts;
 mod plan;
@@ -177,14 +178,15 @@ impl Split<'_, '_> {
                 if let Some(run) = self.uniform.narrowed(self.em, stmts) {
                     return quote! { #run #cancel };
                 }
+                if let Some(run) = interchange::interchanged(self.em, &self.uniform, stmts) {
+                    return quote! { #run #cancel };
+                }
                 let body: TokenStream = stmts.iter().map(|s| self.em.stmt(s)).collect();
                 let body = wrap_part(self.em, stmts, &[], body);
-                let run = if self.em.track_exit {
-                    let ex = exited_ident();
-                    quote! { #blk.live_threads(&#ex, |#t| { #body }); }
-                } else {
-                    quote! { #blk.threads(|#t| { #body }); }
-                };
+                // Specialised for blocks that fit the shared arrays (see
+                // `interchange`): LLVM can drop those range checks.
+                let (fits, fast, slow) = interchange::fitted(self.em, stmts, None, &body);
+                let run = quote! { if #fits { #fast } else { #slow } };
                 quote! { #run #cancel }
             }
             Node::Barrier if self.em.track_exit => {
