@@ -42,29 +42,77 @@ fn mixed(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
-/// The part `stmts` as an interchanged loop, or `None` if it is not one
-/// `for` that qualifies (see the module docs).
+/// The part `stmts` as statements run per thread (`prefix`), an
+/// interchanged loop and statements run per thread again (`suffix`), or
+/// `None` if it holds no `for` that qualifies (see the module docs).
 pub(super) fn interchanged(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> Option<TokenStream> {
-    let mut body_stmts = stmts.iter().filter(|s| !matches!(s, Stmt::Line(_)));
-    let l = *body_stmts.next()?;
-    if body_stmts.next().is_some() {
+    let k = stmts.iter().position(|s| qualifies(em, uniform, s))?;
+    let (prefix, suffix) = (&stmts[..k], &stmts[k + 1..]);
+    let Stmt::For { body, .. } = stmts[k] else {
+        return None;
+    };
+    // The prefix's locals that the loop or the suffix read must outlive
+    // the prefix's thread loop: per-thread arrays, or computed again.
+    let mut later = Vec::new();
+    for s in body.stmts.iter().chain(suffix.iter().copied()) {
+        crate::visit::locals_used(s, &mut later);
+    }
+    let mut ok = true;
+    for s in prefix.iter().chain(suffix) {
+        each_stmt(s, &mut |s| {
+            ok &= !matches!(s, Stmt::Return | Stmt::ReturnValue(_) | Stmt::LocalArray { .. });
+        });
+    }
+    for s in prefix {
+        each_stmt(s, &mut |s| {
+            let bound: Vec<LocalId> = match s {
+                Stmt::Let { local, .. } => vec![*local],
+                Stmt::LetTuple { locals, .. } => locals.iter().flatten().copied().collect(),
+                Stmt::For { var, .. } => vec![*var],
+                _ => Vec::new(),
+            };
+            for id in bound {
+                ok &= !later.contains(&id) || em.spilled[id] || em.remat[id].is_some();
+            }
+        });
+    }
+    if !ok {
         return None;
     }
+    let lp = interchange(em, stmts[k])?;
+    let (pre, post) = (plain_part(em, prefix), plain_part(em, suffix));
+    Some(quote! { #pre #lp #post })
+}
+
+/// The thread loop of the per-thread statements `stmts` (nothing if none).
+pub(super) fn plain_part(em: &Emitter, stmts: &[&Stmt]) -> TokenStream {
+    if stmts.iter().all(|s| matches!(s, Stmt::Line(_))) {
+        return TokenStream::new();
+    }
+    let body: TokenStream = stmts.iter().map(|s| em.stmt(s)).collect();
+    let body = super::wrap_part(em, stmts, &[], body);
+    // Specialised for blocks that fit the shared arrays: LLVM can drop
+    // those range checks.
+    let (fits, fast, slow) = fitted(em, stmts, None, &body);
+    quote! { if #fits { #fast } else { #slow } }
+}
+
+/// Whether `s` is a `for` loop this module interchanges.
+fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt) -> bool {
     let Stmt::For {
         var,
         start,
         end,
-        inclusive,
         step: None,
         rev: false,
         body,
         ..
-    } = l
+    } = s
     else {
-        return None;
+        return false;
     };
     if em.k.locals[*var].mutable || body.tail.is_some() || !uniform.all_uniform(&[start, end]) {
-        return None;
+        return false;
     }
     let mut exits = false;
     let mut arrays = false;
@@ -81,9 +129,22 @@ pub(super) fn interchanged(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> 
             exits |= matches!(e.kind, ExprKind::Vote(..));
         });
     }
-    if exits || arrays {
+    !exits && !arrays
+}
+
+/// The interchanged loop `l` (a `for` that `qualifies`).
+fn interchange(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
+    let Stmt::For {
+        var,
+        start,
+        end,
+        inclusive,
+        body,
+        ..
+    } = l
+    else {
         return None;
-    }
+    };
     let (blk, t) = (block_ident(), thread_ident());
     let (lo, hi) = (mixed("gj_ilo"), mixed("gj_ihi"));
     let (sv, ev) = (em.expr(start), em.expr(end));

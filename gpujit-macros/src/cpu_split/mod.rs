@@ -181,12 +181,7 @@ impl Split<'_, '_> {
                 if let Some(run) = interchange::interchanged(self.em, &self.uniform, stmts) {
                     return quote! { #run #cancel };
                 }
-                let body: TokenStream = stmts.iter().map(|s| self.em.stmt(s)).collect();
-                let body = wrap_part(self.em, stmts, &[], body);
-                // Specialised for blocks that fit the shared arrays (see
-                // `interchange`): LLVM can drop those range checks.
-                let (fits, fast, slow) = interchange::fitted(self.em, stmts, None, &body);
-                let run = quote! { if #fits { #fast } else { #slow } };
+                let run = interchange::plain_part(self.em, stmts);
                 quote! { #run #cancel }
             }
             Node::Barrier if self.em.track_exit => {
