@@ -127,7 +127,10 @@ fn same_fault(f: impl Fn() -> gpujit::Result<()>, thread: [u32; 3], says: &str) 
     for r in [split, coro] {
         match r {
             Err(Error::KernelFault {
-                message, block, thread: t, ..
+                message,
+                block,
+                thread: t,
+                ..
             }) => {
                 assert!(message.contains(says), "{message}");
                 assert_eq!(block, [0, 0, 0], "{message}");

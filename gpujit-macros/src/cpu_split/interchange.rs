@@ -1,34 +1,41 @@
 //! Interchanged loops inside a split kernel's part: a per-thread part that
-//! is one `for j in a..b { .. }` with `a` and `b` the same in every thread
+//! holds a `for j in a..b { .. }` with `a` and `b` the same in every thread
 //! of the block (the tiled matmul's `for j in 0..TILE { acc += sa[ty][j] *
 //! sb[j][tx]; }` between its barriers) runs as `for j in a..b { for each
 //! thread { body } }`, so that consecutive threads touch consecutive
 //! elements (`sb[j][tx]`) and the thread loop can vectorize. Locals the body
 //! shares with other parts (`acc`) already live in per-thread arrays.
+//! Statements before and after the loop in the part run as thread loops of
+//! their own (the locals they bind that the loop or the rest read must live
+//! in per-thread arrays or be recomputed coordinates, else no interchange).
 //!
 //! Taken when the bounds are block-uniform and cannot fault (see `narrow`:
 //! evaluated once per block), the loop counts up by 1 on an immutable
 //! variable, and its body holds no `break`, `continue` or `return` (each
 //! thread then runs exactly the iterations `a..b`) and no local array.
+//! `Block::lockstep` counts the blocks that ran one (for tests).
 //!
 //! **Why this is a valid CUDA execution.** Between two barriers CUDA orders
 //! nothing across the threads of a block: any interleaving of the threads'
 //! steps that keeps each thread's own program order is an execution a GPU
-//! may produce. The interchanged loop runs iteration `j` of every thread
-//! before iteration `j + 1` of any, each thread's iterations in its own
-//! order, with its own values: one such interleaving. Each thread's
+//! may produce. The interchanged part runs every thread's statements before
+//! the loop, then iteration `j` of every thread before iteration `j + 1` of
+//! any, then every thread's statements after it: each thread's steps in its
+//! own order, with its own values, so one such interleaving. Each thread's
 //! floating-point operations are the same, in the same order, so results
 //! are bit for bit those of the per-thread loop. Only which of several
 //! faulting threads a block reports first may differ (on a GPU, whichever
 //! faults first).
 //!
-//! **Range checks.** Every access stays checked. The thread loop runs in a
-//! version specialised for blocks whose extents fit the shared arrays'
-//! (`Block::threads_fitting`): where a shared index is `threadIdx` on an
-//! axis, that axis' `blockDim` is checked once per part against the array's
-//! extent, so LLVM can drop the per-access checks (and with the loop
-//! variable's constant range, those at `j` too) and vectorize; a block that
-//! does not fit runs the same checked code without that knowledge.
+//! **Range checks.** Every access stays checked. Every part's thread loop
+//! (interchanged or not) is emitted twice: `Block::fits` picks, once per
+//! part, the copy for blocks whose `blockDim` is at most the extent of each
+//! shared array at each position indexed by `threadIdx` on that axis, and
+//! whose loop range is within the extents at positions indexed by the loop
+//! variable; there (`Block::threads_fit`) LLVM knows those facts, drops the
+//! matching checks and vectorizes. Other blocks run the plain copy. The
+//! runtime checks the facts it states, so a wrong choice here costs speed,
+//! never soundness.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -271,8 +278,16 @@ pub(super) fn fit(em: &Emitter, stmts: &[&Stmt], lp: Option<(LocalId, &Ident, bo
     });
     let ok = match lp {
         Some((_, hi, inclusive)) => {
-            let op = if inclusive { quote! { < } } else { quote! { <= } };
-            at_var.iter().map(parse).map(|d| quote! { && (#hi as usize) #op #d }).collect()
+            let op = if inclusive {
+                quote! { < }
+            } else {
+                quote! { <= }
+            };
+            at_var
+                .iter()
+                .map(parse)
+                .map(|d| quote! { && (#hi as usize) #op #d })
+                .collect()
         }
         None => TokenStream::new(),
     };

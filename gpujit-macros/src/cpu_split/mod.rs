@@ -17,7 +17,10 @@
 //!
 //! `plan` turns the kernel body into block-level control flow around
 //! per-thread parts, `parts` decides which locals live across them and
-//! wraps each part, and this module emits the result.
+//! wraps each part, `narrow` and `interchange` emit the parts that loop over
+//! fewer threads or run a loop in lockstep (and every part's thread loop,
+//! specialised for blocks that fit the shared arrays), and this module
+//! emits the result.
 
 mod interchange;
 mod narrow;

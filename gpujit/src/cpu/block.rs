@@ -213,7 +213,8 @@ impl<'a> Block<'a> {
     #[inline(always)]
     pub fn fits(&self, ok: bool, fit: [usize; 3], len: usize) -> bool {
         let [bx, by, bz] = self.launch.block;
-        ok && bx <= fit[0] && by <= fit[1] && bz <= fit[2] && self.launch.threads_per_block <= len
+        let threads = bx.checked_mul(by).and_then(|v| v.checked_mul(bz));
+        ok && bx <= fit[0] && by <= fit[1] && bz <= fit[2] && threads.is_some_and(|n| n <= len)
     }
 
     /// [`Block::threads`] (or [`Block::live_threads`] with `exited`) where
@@ -242,11 +243,10 @@ impl<'a> Block<'a> {
             for y in 0..by {
                 for x in 0..bx {
                     // SAFETY: `fits` checked above `bx <= fit[0]` (and so
-                    // on), and `x < bx`; `lin` counts the block's threads,
-                    // `bx * by * bz` of them, which is `threads_per_block`
-                    // (the launch computes it so), checked above to be at
-                    // most `len`. Said here so that LLVM sees it at each
-                    // access of `f`.
+                    // on), and `x < bx`; `lin` counts the iterations of
+                    // these loops, below `bx * by * bz`, which `fits`
+                    // checked is at most `len`. Said here so that LLVM sees
+                    // it at each access of `f`.
                     unsafe {
                         std::hint::assert_unchecked(x < fit[0] && y < fit[1] && z < fit[2] && lin < len);
                     }
