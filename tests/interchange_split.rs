@@ -31,6 +31,23 @@ fn main() -> std::process::ExitCode {
 
 const TILE: usize = 16;
 
+/// Whether `GPUJIT_CPU_EXEC=coroutines` forces every block onto the
+/// coroutine path (then no loop is interchanged; results must not change).
+fn forced() -> bool {
+    std::env::var("GPUJIT_CPU_EXEC").is_ok_and(|v| v == "coroutines")
+}
+
+/// Checks the last launch's paths: `lockstep` blocks interchanged a loop,
+/// none ran coroutines (both 0 and any when forced onto coroutines).
+fn expect_paths(lockstep: usize, what: &str) {
+    if forced() {
+        assert_eq!(last_launch_lockstep_blocks(), 0, "{what}: forced coroutines interchanged");
+        return;
+    }
+    assert_eq!(last_launch_coroutine_blocks(), 0, "{what}: ran coroutines");
+    assert_eq!(last_launch_lockstep_blocks(), lockstep, "{what}: blocks that interchanged a loop");
+}
+
 /// examples/matmul.rs' tiled kernel.
 #[gpu_kernel]
 fn tiled(a: ArrayView2<f32>, b: ArrayView2<f32>, c: ArrayViewMut2<f32>) {
@@ -105,12 +122,7 @@ fn tiled_matmul_of_any_shape_is_exact_and_interchanged() -> gpujit::Result<()> {
         let want = bits(&tiled_reference(&a, &b));
         let got = run_tiled(&a, &b, (TILE, TILE))?;
         let blocks = m.div_ceil(TILE) * n.div_ceil(TILE);
-        assert_eq!(last_launch_coroutine_blocks(), 0, "{n}x{k}x{m}: ran coroutines");
-        assert_eq!(
-            last_launch_lockstep_blocks(),
-            blocks,
-            "{n}x{k}x{m}: not every block interchanged the inner loop"
-        );
+        expect_paths(blocks, &format!("{n}x{k}x{m}"));
         assert_eq!(bits(&got), want, "{n}x{k}x{m}");
         let coro = with_forced_coroutines(|| run_tiled(&a, &b, (TILE, TILE)))?;
         assert_eq!(last_launch_lockstep_blocks(), 0);
@@ -182,8 +194,7 @@ fn a_per_thread_inner_bound_is_not_interchanged() -> gpujit::Result<()> {
     let dx = to_device(&x)?;
     let mut out = zeros::<f32>(128)?;
     per_thread_bound![2, 64](&dx, &mut out)?;
-    assert_eq!(last_launch_coroutine_blocks(), 0);
-    assert_eq!(last_launch_lockstep_blocks(), 0);
+    expect_paths(0, "per-thread bound");
     let got: Vec<u32> = out.copy_to_host()?.iter().map(|v| v.to_bits()).collect();
     assert_eq!(got, want);
     Ok(())
@@ -228,8 +239,7 @@ fn a_break_in_the_inner_loop_is_not_interchanged() -> gpujit::Result<()> {
     let dx = to_device(&x)?;
     let mut out = zeros::<f32>(64)?;
     break_inside![2, 32](&dx, &mut out)?;
-    assert_eq!(last_launch_coroutine_blocks(), 0);
-    assert_eq!(last_launch_lockstep_blocks(), 0);
+    expect_paths(0, "break");
     let got: Vec<u32> = out.copy_to_host()?.iter().map(|v| v.to_bits()).collect();
     assert_eq!(got, want);
     Ok(())
@@ -255,7 +265,7 @@ fn a_shared_index_past_the_tile_faults_with_coordinates() -> gpujit::Result<()> 
     let mut out = zeros::<f32>(TILE * TILE)?;
     // In range: interchanged, every thread sums TILE ones.
     one_past![1, (TILE, TILE)](TILE, &mut out)?;
-    assert_eq!(last_launch_lockstep_blocks(), 1);
+    expect_paths(1, "in range");
     assert_eq!(out.copy_to_host()?, vec![TILE as f32; TILE * TILE]);
     // One past: every thread faults at j = 16; the first is thread (0, 0).
     same_fault(
@@ -301,8 +311,7 @@ fn an_inclusive_range_and_a_three_d_block() -> gpujit::Result<()> {
     let dx = to_device(&x)?;
     let mut out = zeros::<f32>(128)?;
     inclusive_3d![1, (8, 8, 2)](&dx, &mut out)?;
-    assert_eq!(last_launch_coroutine_blocks(), 0);
-    assert_eq!(last_launch_lockstep_blocks(), 1);
+    expect_paths(1, "inclusive, 3-D");
     let got: Vec<u32> = out.copy_to_host()?.iter().map(|v| v.to_bits()).collect();
     assert_eq!(got, want);
     let mut out = zeros::<f32>(128)?;
