@@ -41,11 +41,19 @@ fn forced() -> bool {
 /// none ran coroutines (both 0 and any when forced onto coroutines).
 fn expect_paths(lockstep: usize, what: &str) {
     if forced() {
-        assert_eq!(last_launch_lockstep_blocks(), 0, "{what}: forced coroutines interchanged");
+        assert_eq!(
+            last_launch_lockstep_blocks(),
+            0,
+            "{what}: forced coroutines interchanged"
+        );
         return;
     }
     assert_eq!(last_launch_coroutine_blocks(), 0, "{what}: ran coroutines");
-    assert_eq!(last_launch_lockstep_blocks(), lockstep, "{what}: blocks that interchanged a loop");
+    assert_eq!(
+        last_launch_lockstep_blocks(),
+        lockstep,
+        "{what}: blocks that interchanged a loop"
+    );
 }
 
 /// examples/matmul.rs' tiled kernel.
