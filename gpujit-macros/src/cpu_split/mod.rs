@@ -17,8 +17,12 @@
 //!
 //! `plan` turns the kernel body into block-level control flow around
 //! per-thread parts, `parts` decides which locals live across them and
-//! wraps each part, and this module emits the result.
+//! wraps each part, `narrow` and `interchange` emit the parts that loop over
+//! fewer threads or run a loop in lockstep (and every part's thread loop,
+//! specialised for blocks that fit the shared arrays), and this module
+//! emits the result.
 
+mod interchange;
 mod narrow;
 mod parts;
 mod plan;
@@ -181,14 +185,10 @@ impl Split<'_, '_> {
                 if let Some(run) = self.uniform.narrowed(self.em, stmts) {
                     return quote! { #run #cancel };
                 }
-                let body: TokenStream = stmts.iter().map(|s| self.em.stmt(s)).collect();
-                let body = wrap_part(self.em, stmts, &[], body);
-                let run = if self.em.track_exit {
-                    let ex = exited_ident();
-                    quote! { #blk.live_threads(&#ex, |#t| { #body }); }
-                } else {
-                    quote! { #blk.threads(|#t| { #body }); }
-                };
+                if let Some(run) = interchange::interchanged(self.em, &self.uniform, stmts) {
+                    return quote! { #run #cancel };
+                }
+                let run = interchange::plain_part(self.em, stmts);
                 quote! { #run #cancel }
             }
             Node::Barrier if self.em.track_exit => {

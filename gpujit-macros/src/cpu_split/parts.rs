@@ -266,15 +266,17 @@ fn coordinate_locals(k: &Kernel) -> Vec<Option<Expr>> {
             bindings[*local].0 += 1;
             bindings[*local].1 = init.as_ref();
         }
-        // `let (col, row) = grid(2);`: each component as its own `let`.
-        Stmt::LetTuple { locals, parts } => {
-            for (l, p) in locals.iter().zip(parts) {
+        // `let (col, row) = grid(2);`, `let (n, k) = a.dim();`: one binding
+        // per local, to its part.
+        Stmt::LetTuple { locals, parts } if locals.len() == parts.len() => {
+            for (l, e) in locals.iter().zip(parts) {
                 if let Some(l) = l {
                     bindings[*l].0 += 1;
-                    bindings[*l].1 = Some(p);
+                    bindings[*l].1 = Some(e);
                 }
             }
         }
+        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| bindings[*l].0 += 2),
         Stmt::For { var, .. } => bindings[*var].0 += 2,
         _ => {}
     });

@@ -203,6 +203,69 @@ impl<'a> Block<'a> {
         }
     }
 
+    /// Whether [`Block::threads_fit`] may run this block: `ok`, `blockDim`
+    /// at most `fit` on every axis and at most `len` threads in the block.
+    /// The generated code of a split kernel passes the extents of the shared
+    /// arrays that a part indexes with `threadIdx` on each axis, `ok`
+    /// comparing an interchanged loop's range with the extents it indexes
+    /// with the loop variable, and the length of the per-thread arrays; it
+    /// emits each such part twice, this test choosing the copy.
+    #[inline(always)]
+    pub fn fits(&self, ok: bool, fit: [usize; 3], len: usize) -> bool {
+        let [bx, by, bz] = self.launch.block;
+        let threads = bx.checked_mul(by).and_then(|v| v.checked_mul(bz));
+        ok && bx <= fit[0] && by <= fit[1] && bz <= fit[2] && threads.is_some_and(|n| n <= len)
+    }
+
+    /// [`Block::threads`] (or [`Block::live_threads`] with `exited`) where
+    /// LLVM knows that `threadIdx < fit` on every axis and that the thread's
+    /// linear index is below `len`, so it can drop the matching range checks
+    /// of the (still checked) accesses and vectorize. Checks that
+    /// [`Block::fits`] holds (LLVM folds this against the caller's test); if
+    /// not (a gpujit bug) it records a fault and runs no thread.
+    #[inline(always)]
+    pub fn threads_fit(
+        &'a self,
+        exited: Option<&[Cell<bool>]>,
+        fit: [usize; 3],
+        len: usize,
+        mut f: impl FnMut(&Thread<'a>),
+    ) {
+        if !self.fits(true, fit, len) {
+            self.record([0; 3], "a fitted thread loop in a block that does not fit (gpujit bug)");
+            return;
+        }
+        let [bx, by, bz] = self.launch.block;
+        let base = self.base;
+        let cancel = &self.launch.cancel;
+        let mut lin = 0;
+        for z in 0..bz {
+            for y in 0..by {
+                for x in 0..bx {
+                    // SAFETY: `fits` checked above `bx <= fit[0]` (and so
+                    // on), and `x < bx`; `lin` counts the iterations of
+                    // these loops, below `bx * by * bz`, which `fits`
+                    // checked is at most `len`. Said here so that LLVM sees
+                    // it at each access of `f`.
+                    unsafe {
+                        std::hint::assert_unchecked(x < fit[0] && y < fit[1] && z < fit[2] && lin < len);
+                    }
+                    if !exited.is_some_and(|e| e.get(lin).is_some_and(Cell::get)) {
+                        f(&Thread {
+                            block: self,
+                            tid: [x, y, z],
+                            base,
+                            lin,
+                            cancel,
+                            yielder: None,
+                        });
+                    }
+                    lin += 1;
+                }
+            }
+        }
+    }
+
     /// One flag per thread, all false: set by a thread's `return` in a kernel
     /// split at its barriers, read by [`Block::barrier`] and the loops.
     pub fn exit_flags(&self) -> Vec<Cell<bool>> {

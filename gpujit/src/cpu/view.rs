@@ -306,6 +306,15 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
         }
     }
 
+    /// Length of axis `k` as stored (1 past `ndim`, 0 for every axis of an
+    /// empty view; `k` above 2 reads axis 2): what the range checks compare
+    /// against, for the checks once per block of interchanged loops.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn extent(&self, k: usize) -> usize {
+        self.dims[k.min(2)]
+    }
+
     /// `(dim(0), dim(1))`, ndarray's `dim()` of a 2-D view.
     #[inline]
     pub fn dim2(&self) -> (usize, usize) {

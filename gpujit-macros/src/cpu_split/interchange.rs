@@ -1,0 +1,315 @@
+//! Interchanged loops inside a split kernel's part: a per-thread part that
+//! holds a `for j in a..b { .. }` with `a` and `b` the same in every thread
+//! of the block (the tiled matmul's `for j in 0..TILE { acc += sa[ty][j] *
+//! sb[j][tx]; }` between its barriers) runs as `for j in a..b { for each
+//! thread { body } }`, so that consecutive threads touch consecutive
+//! elements (`sb[j][tx]`) and the thread loop can vectorize. Locals the body
+//! shares with other parts (`acc`) already live in per-thread arrays.
+//! Statements before and after the loop in the part run as thread loops of
+//! their own (the locals they bind that the loop or the rest read must live
+//! in per-thread arrays or be recomputed coordinates, else no interchange).
+//!
+//! Taken when the bounds are block-uniform and cannot fault (see `narrow`:
+//! evaluated once per block), the loop counts up by 1 on an immutable
+//! variable, and its body holds no `break`, `continue` or `return` (each
+//! thread then runs exactly the iterations `a..b`) and no local array.
+//! `Block::lockstep` counts the blocks that ran one (for tests).
+//!
+//! **Why this is a valid CUDA execution.** Between two barriers CUDA orders
+//! nothing across the threads of a block: any interleaving of the threads'
+//! steps that keeps each thread's own program order is an execution a GPU
+//! may produce. The interchanged part runs every thread's statements before
+//! the loop, then iteration `j` of every thread before iteration `j + 1` of
+//! any, then every thread's statements after it: each thread's steps in its
+//! own order, with its own values, so one such interleaving. Each thread's
+//! floating-point operations are the same, in the same order, so results
+//! are bit for bit those of the per-thread loop. Only which of several
+//! faulting threads a block reports first may differ (on a GPU, whichever
+//! faults first).
+//!
+//! **Range checks.** Every access stays checked. Every part's thread loop
+//! (interchanged or not) is emitted twice: `Block::fits` picks, once per
+//! part, the copy for blocks whose `blockDim` is at most the extent of each
+//! shared array at each position indexed by `threadIdx` on that axis, and
+//! whose loop range is within the extents at positions indexed by the loop
+//! variable; there (`Block::threads_fit`) LLVM knows those facts, drops the
+//! matching checks and vectorizes. Other blocks run the plain copy. The
+//! runtime checks the facts it states, so a wrong choice here costs speed,
+//! never soundness.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use super::narrow::Uniform;
+use crate::emit_cpu::{block_ident, exited_ident, ident, thread_ident, Emitter};
+use crate::model::*;
+use crate::visit::{each_expr, each_stmt};
+
+fn mixed(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// The part `stmts` as statements run per thread (`prefix`), an
+/// interchanged loop and statements run per thread again (`suffix`), or
+/// `None` if it holds no `for` that qualifies (see the module docs).
+pub(super) fn interchanged(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> Option<TokenStream> {
+    let k = stmts.iter().position(|s| qualifies(em, uniform, s))?;
+    let (prefix, suffix) = (&stmts[..k], &stmts[k + 1..]);
+    let Stmt::For { body, .. } = stmts[k] else {
+        return None;
+    };
+    // The prefix's locals that the loop or the suffix read must outlive
+    // the prefix's thread loop: per-thread arrays, or computed again.
+    let mut later = Vec::new();
+    for s in body.stmts.iter().chain(suffix.iter().copied()) {
+        crate::visit::locals_used(s, &mut later);
+    }
+    let mut ok = true;
+    for s in prefix.iter().chain(suffix) {
+        each_stmt(s, &mut |s| {
+            ok &= !matches!(s, Stmt::Return | Stmt::ReturnValue(_) | Stmt::LocalArray { .. });
+        });
+    }
+    for s in prefix {
+        each_stmt(s, &mut |s| {
+            let bound: Vec<LocalId> = match s {
+                Stmt::Let { local, .. } => vec![*local],
+                Stmt::LetTuple { locals, .. } => locals.iter().flatten().copied().collect(),
+                Stmt::For { var, .. } => vec![*var],
+                _ => Vec::new(),
+            };
+            for id in bound {
+                ok &= !later.contains(&id) || em.spilled[id] || em.remat[id].is_some();
+            }
+        });
+    }
+    if !ok {
+        return None;
+    }
+    let lp = interchange(em, stmts[k])?;
+    let (pre, post) = (plain_part(em, prefix), plain_part(em, suffix));
+    Some(quote! { #pre #lp #post })
+}
+
+/// The thread loop of the per-thread statements `stmts` (nothing if none).
+pub(super) fn plain_part(em: &Emitter, stmts: &[&Stmt]) -> TokenStream {
+    if stmts.iter().all(|s| matches!(s, Stmt::Line(_))) {
+        return TokenStream::new();
+    }
+    let body: TokenStream = stmts.iter().map(|s| em.stmt(s)).collect();
+    let body = super::wrap_part(em, stmts, &[], body);
+    // Specialised for blocks that fit the shared arrays: LLVM can drop
+    // those range checks.
+    let (fits, fast, slow) = fitted(em, stmts, None, &body);
+    quote! { if #fits { #fast } else { #slow } }
+}
+
+/// Whether `s` is a `for` loop this module interchanges.
+fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt) -> bool {
+    let Stmt::For {
+        var,
+        start,
+        end,
+        step: None,
+        rev: false,
+        body,
+        ..
+    } = s
+    else {
+        return false;
+    };
+    if em.k.locals[*var].mutable || body.tail.is_some() || !uniform.all_uniform(&[start, end]) {
+        return false;
+    }
+    let mut exits = false;
+    let mut arrays = false;
+    for s in &body.stmts {
+        each_stmt(s, &mut |s| {
+            exits |= matches!(
+                s,
+                Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_) | Stmt::SyncThreads
+            );
+            arrays |= matches!(s, Stmt::LocalArray { .. });
+        });
+        each_expr(s, &mut |e| {
+            arrays |= matches!(e.kind, ExprKind::Load(ArrayRef::Local(_), _));
+            exits |= matches!(e.kind, ExprKind::Vote(..));
+        });
+    }
+    !exits && !arrays
+}
+
+/// The interchanged loop `l` (a `for` that `qualifies`).
+fn interchange(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
+    let Stmt::For {
+        var,
+        start,
+        end,
+        inclusive,
+        body,
+        ..
+    } = l
+    else {
+        return None;
+    };
+    let (blk, t) = (block_ident(), thread_ident());
+    let (lo, hi) = (mixed("gj_ilo"), mixed("gj_ihi"));
+    let (sv, ev) = (em.expr(start), em.expr(end));
+    let name = ident(&em.k.locals[*var].name);
+    let range = if *inclusive {
+        quote! { #lo..=#hi }
+    } else {
+        quote! { #lo..#hi }
+    };
+    let inner = em.block_stmts(body);
+    let part = super::wrap_part(em, &body.stmts.iter().collect::<Vec<_>>(), &[], inner);
+    let stmts: Vec<&Stmt> = body.stmts.iter().collect();
+    let (fits, fast, slow) = fitted(em, &stmts, Some((*var, &hi, *inclusive)), &part);
+    let round = |run: TokenStream| {
+        quote! {
+            for #name in #range {
+                if #blk.cancelled() {
+                    return;
+                }
+                #run
+            }
+        }
+    };
+    let (fast, slow) = (round(fast), round(slow));
+    Some(quote! {
+        #[allow(unused_variables)]
+        let (#lo, #hi) = #blk.uniform_value(|#t| (#sv, #ev));
+        #blk.lockstep();
+        if #fits { #fast } else { #slow }
+    })
+}
+
+/// The thread loop of a part whose per-thread code is `body` (from
+/// `stmts`), twice: the test `Block::fits` for the shared arrays' extents
+/// and the per-thread arrays' lengths (`lp`: as `fit`), the loop for blocks
+/// that pass it (`Block::threads_fit`, where LLVM can drop those range
+/// checks), and the plain one.
+pub(super) fn fitted(
+    em: &Emitter,
+    stmts: &[&Stmt],
+    lp: Option<(LocalId, &Ident, bool)>,
+    body: &TokenStream,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let (blk, t) = (block_ident(), thread_ident());
+    let (fit, ok) = fit(em, stmts, lp);
+    let len = spilled_len(em, stmts);
+    let (fast, slow) = if em.track_exit {
+        let ex = exited_ident();
+        (
+            quote! { #blk.threads_fit(::core::option::Option::Some(&#ex), #fit, #len, |#t| { #body }); },
+            quote! { #blk.live_threads(&#ex, |#t| { #body }); },
+        )
+    } else {
+        (
+            quote! { #blk.threads_fit(::core::option::Option::None, #fit, #len, |#t| { #body }); },
+            quote! { #blk.threads(|#t| { #body }); },
+        )
+    };
+    (quote! { #blk.fits(#ok, #fit, #len) }, fast, slow)
+}
+
+/// The least length of the per-thread arrays the body reads or writes
+/// (`usize::MAX` if none).
+pub(super) fn spilled_len(em: &Emitter, stmts: &[&Stmt]) -> TokenStream {
+    let mut ids = Vec::new();
+    for s in stmts {
+        crate::visit::locals_used(s, &mut ids);
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .filter(|id| em.spilled[*id])
+        .fold(quote! { usize::MAX }, |acc, id| {
+            let arr = crate::emit_cpu::spill_ident(&em.k.locals[id]);
+            quote! { ::core::cmp::min(#acc, #arr.len()) }
+        })
+}
+
+/// The facts that let LLVM drop the range checks of the shared accesses in
+/// `body`: per axis, the least extent of a shared array at a position
+/// indexed by `threadIdx` on that axis (`usize::MAX` where none is), and a
+/// test that the loop's end `hi` is within every extent at a position
+/// indexed by the loop variable `var` alone (`lp`: the loop's variable, end
+/// and whether it is inclusive; `None` for a plain part).
+pub(super) fn fit(em: &Emitter, stmts: &[&Stmt], lp: Option<(LocalId, &Ident, bool)>) -> (TokenStream, TokenStream) {
+    let mut per_axis: [Vec<String>; 3] = Default::default();
+    let mut at_var: Vec<String> = Vec::new();
+    let mut note = |a: usize, idx: &[Expr]| {
+        let view = &em.k.shared[a].name;
+        for (k, e) in idx.iter().enumerate() {
+            let d = format!("{view}.extent({k})");
+            let list = match thread_axis(em, e) {
+                Some(axis) => &mut per_axis[axis],
+                None if matches!((&e.kind, lp), (ExprKind::Local(id), Some((var, ..))) if *id == var) => &mut at_var,
+                None => continue,
+            };
+            if !list.contains(&d) {
+                list.push(d);
+            }
+        }
+    };
+    for s in stmts {
+        each_stmt(s, &mut |s| {
+            if let Stmt::Assign {
+                place: Place::Elem(ArrayRef::Shared(a), idx),
+                ..
+            } = s
+            {
+                note(*a, idx);
+            }
+        });
+        each_expr(s, &mut |e| {
+            if let ExprKind::Load(ArrayRef::Shared(a), idx) = &e.kind {
+                note(*a, idx);
+            }
+        });
+    }
+    let parse = |d: &String| d.parse::<TokenStream>().unwrap_or_else(|_| quote! { 0usize });
+    let axes = per_axis.iter().map(|ds| {
+        ds.iter()
+            .map(parse)
+            .reduce(|acc, d| quote! { ::core::cmp::min(#acc, #d) })
+            .unwrap_or_else(|| quote! { usize::MAX })
+    });
+    let ok = match lp {
+        Some((_, hi, inclusive)) => {
+            let op = if inclusive {
+                quote! { < }
+            } else {
+                quote! { <= }
+            };
+            at_var
+                .iter()
+                .map(parse)
+                .map(|d| quote! { && (#hi as usize) #op #d })
+                .collect()
+        }
+        None => TokenStream::new(),
+    };
+    (quote! { [#(#axes),*] }, quote! { true #ok })
+}
+
+/// The axis (0-2) if `e` is `threadIdx` on it: `thread_idx().x`, or a local
+/// the split kernel computes again in each part from such (`let tx =
+/// thread_idx().x;`).
+fn thread_axis(em: &Emitter, e: &Expr) -> Option<usize> {
+    let code = |a: &Axis| match a {
+        Axis::X => 0,
+        Axis::Y => 1,
+        Axis::Z => 2,
+    };
+    match &e.kind {
+        ExprKind::BuiltinAxis(Builtin::ThreadIdx, a) => Some(code(a)),
+        ExprKind::Idx3Field(base, a) if matches!(base.kind, ExprKind::Builtin(Builtin::ThreadIdx)) => Some(code(a)),
+        ExprKind::Local(id) => em.remat.get(*id)?.as_ref().and_then(|init| match &init.kind {
+            ExprKind::Local(_) => None,
+            _ => thread_axis(em, init),
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,330 @@
+//! Interchanged loops inside split kernels on the CPU backend: a part
+//! between barriers that is one `for j in a..b` with `a`, `b` the same in
+//! every thread (the tiled matmul's inner loop) runs `j` outside the thread
+//! loop (`last_launch_lockstep_blocks` counts the blocks that did). Results
+//! must equal a host reference computed in each thread's order, bit for bit,
+//! and the coroutine path (forced); loops that do not qualify run per thread
+//! and stay right; faults keep their coordinates.
+
+use gpujit::__private::{last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines};
+use gpujit::prelude::*;
+use gpujit::{to_device, zeros, Error};
+use ndarray::Array2;
+
+#[macro_use]
+mod common;
+
+fn main() -> std::process::ExitCode {
+    let cpu = Some(common::Tool::CpuBackend);
+    common::run_tests(
+        include_str!("interchange_split.rs"),
+        cases![
+            cpu => tiled_matmul_of_any_shape_is_exact_and_interchanged,
+            cpu => blocks_larger_than_the_tiles_fault_with_coordinates,
+            cpu => a_per_thread_inner_bound_is_not_interchanged,
+            cpu => a_break_in_the_inner_loop_is_not_interchanged,
+            cpu => a_shared_index_past_the_tile_faults_with_coordinates,
+            cpu => an_inclusive_range_and_a_three_d_block,
+        ],
+    )
+}
+
+const TILE: usize = 16;
+
+/// Whether `GPUJIT_CPU_EXEC=coroutines` forces every block onto the
+/// coroutine path (then no loop is interchanged; results must not change).
+fn forced() -> bool {
+    std::env::var("GPUJIT_CPU_EXEC").is_ok_and(|v| v == "coroutines")
+}
+
+/// Checks the last launch's paths: `lockstep` blocks interchanged a loop,
+/// none ran coroutines (both 0 and any when forced onto coroutines).
+fn expect_paths(lockstep: usize, what: &str) {
+    if forced() {
+        assert_eq!(
+            last_launch_lockstep_blocks(),
+            0,
+            "{what}: forced coroutines interchanged"
+        );
+        return;
+    }
+    assert_eq!(last_launch_coroutine_blocks(), 0, "{what}: ran coroutines");
+    assert_eq!(
+        last_launch_lockstep_blocks(),
+        lockstep,
+        "{what}: blocks that interchanged a loop"
+    );
+}
+
+/// examples/matmul.rs' tiled kernel.
+#[gpu_kernel]
+fn tiled(a: ArrayView2<f32>, b: ArrayView2<f32>, c: ArrayViewMut2<f32>) {
+    let sa = shared_array::<[[f32; TILE]; TILE]>();
+    let sb = shared_array::<[[f32; TILE]; TILE]>();
+    let (col, row) = grid(2);
+    let tx = thread_idx().x;
+    let ty = thread_idx().y;
+    let (n, k) = a.dim();
+    let m = b.shape()[1];
+    let mut acc = 0.0;
+    for t in 0..(k + TILE - 1) / TILE {
+        let ka = t * TILE + tx;
+        let kb = t * TILE + ty;
+        sa[ty][tx] = if row < n && ka < k { a[[row, ka]] } else { 0.0 };
+        sb[ty][tx] = if kb < k && col < m { b[[kb, col]] } else { 0.0 };
+        syncthreads();
+        for j in 0..TILE {
+            acc += sa[ty][j] * sb[j][tx];
+        }
+        syncthreads();
+    }
+    if row < n && col < m {
+        c[[row, col]] = acc;
+    }
+}
+
+/// Entries with many significant bits, so that any change of the order of
+/// the additions shows.
+fn matrix(rows: usize, cols: usize, seed: u32) -> Array2<f32> {
+    let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
+    Array2::from_shape_simple_fn((rows, cols), || {
+        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (s >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+    })
+}
+
+/// The tiled kernel's sums in its order: zeros past the edges included.
+fn tiled_reference(a: &Array2<f32>, b: &Array2<f32>) -> Array2<f32> {
+    let ((n, k), m) = (a.dim(), b.dim().1);
+    let tiles = k.div_ceil(TILE);
+    Array2::from_shape_fn((n, m), |(r, c)| {
+        let mut acc = 0.0f32;
+        for t in 0..tiles {
+            for j in 0..TILE {
+                let kk = t * TILE + j;
+                let (x, y) = if kk < k { (a[[r, kk]], b[[kk, c]]) } else { (0.0, 0.0) };
+                acc += x * y;
+            }
+        }
+        acc
+    })
+}
+
+fn run_tiled(a: &Array2<f32>, b: &Array2<f32>, block: (usize, usize)) -> gpujit::Result<Array2<f32>> {
+    let (da, db) = (to_device(a)?, to_device(b)?);
+    let (n, m) = (a.dim().0, b.dim().1);
+    let mut dc = gpujit::device_array::<f32>((n, m))?;
+    tiled![(m.div_ceil(block.0), n.div_ceil(block.1)), block](&da, &db, &mut dc)?;
+    let v = dc.copy_to_host()?;
+    Ok(Array2::from_shape_vec((n, m), v).expect("shape"))
+}
+
+fn bits(a: &Array2<f32>) -> Vec<u32> {
+    a.iter().map(|v| v.to_bits()).collect()
+}
+
+fn tiled_matmul_of_any_shape_is_exact_and_interchanged() -> gpujit::Result<()> {
+    // Square and not, edges that are and are not multiples of TILE.
+    for (n, k, m) in [(32, 32, 32), (37, 45, 29), (20, 37, 5), (1, 17, 33), (48, 16, 3)] {
+        let (a, b) = (matrix(n, k, 1), matrix(k, m, 2));
+        let want = bits(&tiled_reference(&a, &b));
+        let got = run_tiled(&a, &b, (TILE, TILE))?;
+        let blocks = m.div_ceil(TILE) * n.div_ceil(TILE);
+        expect_paths(blocks, &format!("{n}x{k}x{m}"));
+        assert_eq!(bits(&got), want, "{n}x{k}x{m}");
+        let coro = with_forced_coroutines(|| run_tiled(&a, &b, (TILE, TILE)))?;
+        assert_eq!(last_launch_lockstep_blocks(), 0);
+        assert_eq!(bits(&coro), want, "{n}x{k}x{m}, coroutines");
+    }
+    Ok(())
+}
+
+/// The first fault of block 0 from the split path and from the coroutine
+/// path: the same thread, the same message.
+fn same_fault(f: impl Fn() -> gpujit::Result<()>, thread: [u32; 3], says: &str) {
+    let split = f();
+    let coro = with_forced_coroutines(&f);
+    for r in [split, coro] {
+        match r {
+            Err(Error::KernelFault {
+                message,
+                block,
+                thread: t,
+                ..
+            }) => {
+                assert!(message.contains(says), "{message}");
+                assert_eq!(block, [0, 0, 0], "{message}");
+                assert_eq!(t, thread, "{message}");
+            }
+            other => panic!("expected a fault, got {other:?}"),
+        }
+    }
+}
+
+fn blocks_larger_than_the_tiles_fault_with_coordinates() -> gpujit::Result<()> {
+    let (a, b) = (matrix(40, 40, 3), matrix(40, 40, 4));
+    // 32 threads on x: `sa[ty][tx]` with tx = 16 is out of range first.
+    same_fault(|| run_tiled(&a, &b, (32, 8)).map(drop), [16, 0, 0], "index [0, 16]");
+    // 32 on y: thread (0, 16) at `sa[16][0]`.
+    same_fault(|| run_tiled(&a, &b, (8, 32)).map(drop), [0, 16, 0], "index [16, 0]");
+    Ok(())
+}
+
+/// `out[g] = sum over j < bound of s[j] * (tx + 1)`, where `bound` depends
+/// on the thread: not block-uniform, so not interchanged.
+#[gpu_kernel]
+fn per_thread_bound(x: &[f32], out: &mut [f32]) {
+    let s = shared_array::<[f32; 64]>();
+    let tx = thread_idx().x;
+    let g = grid(1);
+    s[tx] = x[g];
+    syncthreads();
+    let mut acc = 0.0;
+    for j in 0..tx + 1 {
+        acc += s[j] * (tx as f32 + 1.0);
+    }
+    syncthreads();
+    out[g] = acc;
+}
+
+fn a_per_thread_inner_bound_is_not_interchanged() -> gpujit::Result<()> {
+    let x: Vec<f32> = (0..128).map(|i| (i as f32 * 0.37).sin()).collect();
+    let want: Vec<u32> = (0..128)
+        .map(|g: usize| {
+            let (blk, tx) = (g / 64, g % 64);
+            let mut acc = 0.0f32;
+            for j in 0..=tx {
+                acc += x[blk * 64 + j] * (tx as f32 + 1.0);
+            }
+            acc.to_bits()
+        })
+        .collect();
+    let dx = to_device(&x)?;
+    let mut out = zeros::<f32>(128)?;
+    per_thread_bound![2, 64](&dx, &mut out)?;
+    expect_paths(0, "per-thread bound");
+    let got: Vec<u32> = out.copy_to_host()?.iter().map(|v| v.to_bits()).collect();
+    assert_eq!(got, want);
+    Ok(())
+}
+
+/// Sums `s[j]` until one is negative: a `break` inside the inner loop.
+#[gpu_kernel]
+fn break_inside(x: &[f32], out: &mut [f32]) {
+    let s = shared_array::<[f32; 32]>();
+    let tx = thread_idx().x;
+    let g = grid(1);
+    s[tx] = x[g];
+    syncthreads();
+    let mut acc = 0.0;
+    for j in 0..32 {
+        let v = s[(j + tx) % 32];
+        if v < 0.0 {
+            break;
+        }
+        acc += v;
+    }
+    syncthreads();
+    out[g] = acc;
+}
+
+fn a_break_in_the_inner_loop_is_not_interchanged() -> gpujit::Result<()> {
+    let x: Vec<f32> = (0..64).map(|i| ((i * 7 % 11) as f32 - 2.5) * 0.5).collect();
+    let want: Vec<u32> = (0..64)
+        .map(|g: usize| {
+            let (blk, tx) = (g / 32, g % 32);
+            let mut acc = 0.0f32;
+            for j in 0..32 {
+                let v = x[blk * 32 + (j + tx) % 32];
+                if v < 0.0 {
+                    break;
+                }
+                acc += v;
+            }
+            acc.to_bits()
+        })
+        .collect();
+    let dx = to_device(&x)?;
+    let mut out = zeros::<f32>(64)?;
+    break_inside![2, 32](&dx, &mut out)?;
+    expect_paths(0, "break");
+    let got: Vec<u32> = out.copy_to_host()?.iter().map(|v| v.to_bits()).collect();
+    assert_eq!(got, want);
+    Ok(())
+}
+
+/// The inner loop runs one step past the tile: `s[ty][16]` is out of range.
+#[gpu_kernel]
+fn one_past(reach: usize, out: &mut [f32]) {
+    let s = shared_array::<[[f32; TILE]; TILE]>();
+    let tx = thread_idx().x;
+    let ty = thread_idx().y;
+    s[ty][tx] = 1.0;
+    syncthreads();
+    let mut acc = 0.0;
+    for j in 0..reach {
+        acc += s[ty][j];
+    }
+    syncthreads();
+    out[ty * TILE + tx] = acc;
+}
+
+fn a_shared_index_past_the_tile_faults_with_coordinates() -> gpujit::Result<()> {
+    let mut out = zeros::<f32>(TILE * TILE)?;
+    // In range: interchanged, every thread sums TILE ones.
+    one_past![1, (TILE, TILE)](TILE, &mut out)?;
+    expect_paths(1, "in range");
+    assert_eq!(out.copy_to_host()?, vec![TILE as f32; TILE * TILE]);
+    // One past: every thread faults at j = 16; the first is thread (0, 0).
+    same_fault(
+        || {
+            let mut out = zeros::<f32>(TILE * TILE)?;
+            one_past![1, (TILE, TILE)](TILE + 1, &mut out)
+        },
+        [0, 0, 0],
+        "index [0, 16] is out of bounds for shared array",
+    );
+    Ok(())
+}
+
+/// An inclusive range and a 3-D block (z indexes the tile's third axis):
+/// `out[g] = sum over j <= 7 of s[tz][j][tx]`, each thread in its order.
+#[gpu_kernel]
+fn inclusive_3d(x: &[f32], out: &mut [f32]) {
+    let s = shared_array::<[[[f32; 8]; 8]; 2]>();
+    let t = thread_idx();
+    let g = (t.z * 8 + t.y) * 8 + t.x;
+    s[t.z][t.y][t.x] = x[g];
+    syncthreads();
+    let mut acc = 0.0;
+    for j in 0..=7 {
+        acc += s[t.z][j][t.x] * (j as f32 + 0.5);
+    }
+    syncthreads();
+    out[g] = acc;
+}
+
+fn an_inclusive_range_and_a_three_d_block() -> gpujit::Result<()> {
+    let x: Vec<f32> = (0..128).map(|i| (i as f32 * 0.91).cos()).collect();
+    let want: Vec<u32> = (0..128)
+        .map(|g: usize| {
+            let (z, tx) = (g / 64, g % 8);
+            let mut acc = 0.0f32;
+            for j in 0..=7 {
+                acc += x[(z * 8 + j) * 8 + tx] * (j as f32 + 0.5);
+            }
+            acc.to_bits()
+        })
+        .collect();
+    let dx = to_device(&x)?;
+    let mut out = zeros::<f32>(128)?;
+    inclusive_3d![1, (8, 8, 2)](&dx, &mut out)?;
+    expect_paths(1, "inclusive, 3-D");
+    let got: Vec<u32> = out.copy_to_host()?.iter().map(|v| v.to_bits()).collect();
+    assert_eq!(got, want);
+    let mut out = zeros::<f32>(128)?;
+    with_forced_coroutines(|| inclusive_3d![1, (8, 8, 2)](&dx, &mut out))?;
+    let coro: Vec<u32> = out.copy_to_host()?.iter().map(|v| v.to_bits()).collect();
+    assert_eq!(coro, want);
+    Ok(())
+}
