@@ -318,26 +318,14 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
         return checked;
     };
     let (blk, t) = (block_ident(), thread_ident());
-    let mut names = Vec::new();
-    let mut makes = Vec::new();
-    for (p, spec) in plan.arrays.iter().enumerate() {
-        let Some(spec) = spec else { continue };
-        let view = ident(&k.params[p].name);
-        let parts = spec.iter().map(|&(a, lo, hi)| {
-            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
-            quote! { (#a, #lo, #hi) }
-        });
-        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
-            continue;
-        };
-        // Owned arrays' views were made for the block already.
-        makes.push(if mutable {
-            quote! { #view.span([#(#parts),*]) }
+    // Owned arrays' views were made for the block already.
+    let (names, makes) = span_makes(k, &plan, |view, mutable, spec| {
+        if mutable {
+            quote! { #view.span(#spec) }
         } else {
-            quote! { #view.span(#blk, [#(#parts),*]) }
-        });
-        names.push(span_ident(p));
-    }
+            quote! { #view.span(#blk, #spec) }
+        }
+    });
     let bounds = bounds(k, &plan);
     let em = Emitter::new(k).with_spans(plan);
     let copies = param_copies(k, &[]);
@@ -352,6 +340,30 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
             #checked
         }
     }
+}
+
+/// The names of the spans of `plan`'s parameters and the expressions that
+/// make them: `make(view, mutable, spec)`, with `spec` the runtime's
+/// `[(axis, lo, hi), ..]` argument.
+fn span_makes(
+    k: &Kernel,
+    plan: &SpanPlan,
+    make: impl Fn(&Ident, bool, TokenStream) -> TokenStream,
+) -> (Vec<Ident>, Vec<TokenStream>) {
+    let mut names = Vec::new();
+    let mut makes = Vec::new();
+    for (p, spec) in plan.arrays.iter().enumerate() {
+        let (Some(spec), ParamKind::Array { mutable, .. }) = (spec, k.params[p].kind) else {
+            continue;
+        };
+        let parts = spec.iter().map(|&(a, lo, hi)| {
+            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
+            quote! { (#a, #lo, #hi) }
+        });
+        makes.push(make(&ident(&k.params[p].name), mutable, quote! { [#(#parts),*] }));
+        names.push(span_ident(p));
+    }
+    (names, makes)
 }
 
 /// One round of a lockstep loop on spans (`plan` from `loop_plan`, or from
@@ -369,26 +381,12 @@ pub fn round_versioned(
     checked: TokenStream,
 ) -> TokenStream {
     let blk = block_ident();
-    let mut names = Vec::new();
-    let mut makes = Vec::new();
-    for (p, spec) in plan.arrays.iter().enumerate() {
-        let Some(spec) = spec else { continue };
-        let view = ident(&k.params[p].name);
-        let parts = spec.iter().map(|&(a, lo, hi)| {
-            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
-            quote! { (#a, #lo, #hi) }
-        });
-        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
-            continue;
-        };
-        makes.push(match (plan.shifted, mutable) {
-            // Owned arrays' views were made for the block already.
-            (true, true) => quote! { #view.span_round([#(#parts),*], #u) },
-            (true, false) => quote! { #view.span_round(#blk, [#(#parts),*], #u) },
-            (false, _) => quote! { #view.span_at(#blk, [#(#parts),*], #u) },
-        });
-        names.push(span_ident(p));
-    }
+    let (names, makes) = span_makes(k, plan, |view, mutable, spec| match (plan.shifted, mutable) {
+        // Owned arrays' views were made for the block already.
+        (true, true) => quote! { #view.span_round(#spec, #u) },
+        (true, false) => quote! { #view.span_round(#blk, #spec, #u) },
+        (false, _) => quote! { #view.span_at(#blk, #spec, #u) },
+    });
     // A shifted round's spans check the shifted indices themselves.
     let bounds = if plan.shifted { Vec::new() } else { bounds(k, plan) };
     let fast = fast(&bounds);
