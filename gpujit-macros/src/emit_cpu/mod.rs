@@ -1,0 +1,310 @@
+//! CPU emitter: kernel model → native Rust run once per block by the CPU
+//! backend, which loops over the block's threads (see `cpu_split` for kernels
+//! with barriers). This module emits what one thread does: every array
+//! access goes through the runtime's bounds-checked `View`, and integer
+//! arithmetic wraps as it does on the GPU.
+//!
+//! This module holds the entry point, the emitter's state and the names it
+//! binds; statements, expressions and array accesses are emitted by its
+//! submodules.
+
+use std::cell::Cell;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::model::*;
+
+mod arrays;
+mod expr;
+mod stmt;
+
+pub(crate) use expr::is_deep;
+
+/// The identifier of the per-thread context inside generated code. Its
+/// mixed-site span (`macro_rules` hygiene) keeps it apart from every user name.
+pub fn thread_ident() -> Ident {
+    Ident::new("gj_thread", Span::mixed_site())
+}
+
+/// The identifier of the block (`gpujit::__private::Block`) in generated code.
+pub fn block_ident() -> Ident {
+    Ident::new("gj_block", Span::mixed_site())
+}
+
+/// The per-thread exit flags of a split kernel whose threads may `return`.
+pub fn exited_ident() -> Ident {
+    Ident::new("gj_exited", Span::mixed_site())
+}
+
+/// The per-thread array that holds local `l` across barriers.
+pub fn spill_ident(l: &Local) -> Ident {
+    format_ident!("gj_spill_{}", l.name, span = Span::mixed_site())
+}
+
+pub fn ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+fn scalar_ty(s: Scalar) -> Ident {
+    ident(s.rust_name())
+}
+
+pub struct CpuCode {
+    /// Items before the block function: body `const`s and the shared layout.
+    pub prelude: TokenStream,
+    pub shared_bytes: TokenStream,
+    pub shared_align: TokenStream,
+    /// The body of the block function (`gj_block` in scope).
+    pub body: TokenStream,
+}
+
+pub fn emit(k: &Kernel) -> CpuCode {
+    let mut prelude = local_bytes_check(k);
+    for c in &k.body_consts {
+        let name = ident(&c.name);
+        let ty = scalar_ty(c.ty);
+        let v = &c.rust_value;
+        prelude.extend(quote! { const #name: #ty = #v; });
+    }
+    // Shared arrays are laid out one after another, each at its alignment.
+    let mut end = quote! { 0usize };
+    let mut align = quote! { 1usize };
+    for (i, sh) in k.shared.iter().enumerate() {
+        let off = format_ident!("GJ_SHARED_OFFSET_{}", i);
+        let ty = &sh.rust_type;
+        let elem = scalar_ty(sh.elem);
+        prelude.extend(quote! {
+            const #off: usize = ::gpujit::__private::align_up(#end, ::core::mem::align_of::<#elem>());
+        });
+        end = quote! { (#off + ::core::mem::size_of::<#ty>()) };
+        align = quote! { ::gpujit::__private::max_usize(#align, ::core::mem::align_of::<#elem>()) };
+    }
+    // Copies of the parameters (views are `Copy`) local to the block
+    // function: the thread loops then keep them in registers, where through
+    // the closure's captured references every store would force a reload.
+    let blk = block_ident();
+    let mut body = TokenStream::new();
+    let owned = crate::owned::owned_params(k);
+    for (p, own) in k.params.iter().zip(owned) {
+        let name = ident(&p.name);
+        // An owned array: this block's own-index view of it.
+        let value = if own {
+            quote! { #name.block(#blk) }
+        } else {
+            quote! { #name }
+        };
+        body.extend(quote! { #[allow(unused_variables)] let #name = #value; });
+    }
+    // Shared arrays belong to the block: one view each, made once per block.
+    for (id, sh) in k.shared.iter().enumerate() {
+        let name = ident(&sh.name);
+        let elem = scalar_ty(sh.elem);
+        let off = format_ident!("GJ_SHARED_OFFSET_{}", id);
+        let dims = sh.dims.iter().map(|d| &d.rust);
+        let label = &sh.label;
+        // Each extent as a `usize` constant, as Rust computes the array
+        // type's length (`(16 * 16) as usize` would be `i32` arithmetic).
+        body.extend(quote! {
+            let #name = #blk.shared::<#elem>(#off, &[#({ const GJ_DIM: usize = #dims; GJ_DIM }),*], #label);
+        });
+    }
+    body.extend(crate::device::block_body(k));
+    CpuCode {
+        prelude,
+        shared_bytes: end,
+        shared_align: align,
+        body,
+    }
+}
+
+/// Each extent of local array `a` as a `usize` constant, as for shared arrays.
+fn extents(a: &LocalArray) -> Vec<TokenStream> {
+    a.dims
+        .iter()
+        .map(|d| {
+            let d = &d.rust;
+            quote! { { const GJ_DIM: usize = #d; GJ_DIM } }
+        })
+        .collect()
+}
+
+/// The Rust type of local array `a` (`[[f32; M]; N]`).
+fn local_array_type(a: &LocalArray) -> TokenStream {
+    let mut ty = match a.elem {
+        Ty::Scalar(s) => {
+            let s = scalar_ty(s);
+            quote! { #s }
+        }
+        _ => quote! { _ },
+    };
+    for d in extents(a).iter().rev() {
+        ty = quote! { [#ty; #d] };
+    }
+    ty
+}
+
+/// A compile-time check that the local arrays of `k` fit the CPU backend's
+/// budget (`LOCAL_ARRAY_BYTES`), or nothing if it declares none.
+pub(crate) fn local_bytes_check(k: &Kernel) -> TokenStream {
+    if k.local_arrays.is_empty() {
+        return TokenStream::new();
+    }
+    let tys = k.local_arrays.iter().map(local_array_type);
+    let msg = format!(
+        "the local arrays of `{}` take more than 64 KiB per thread, more than the CPU backend keeps on a thread's stack; help: use a `&mut [T]` parameter with a slice per thread instead",
+        k.name
+    );
+    // At the first array's declaration, where rustc reports a failure.
+    let span = k.local_arrays[0].span;
+    quote_spanned! {span=>
+        const _: () = ::core::assert!(0usize #(+ ::core::mem::size_of::<#tys>())* <= ::gpujit::__private::LOCAL_ARRAY_BYTES, #msg);
+    }
+}
+
+/// A fresh copy of each `mut` scalar parameter (a thread may reassign its own).
+pub(crate) fn param_copies(k: &Kernel, skip: &[bool]) -> TokenStream {
+    let mut ts = TokenStream::new();
+    for p in &k.params {
+        if let ParamKind::Scalar(_) = p.kind {
+            let Some(id) = k.locals.iter().position(|l| l.name == p.name) else {
+                continue;
+            };
+            if k.locals[id].mutable && !skip.get(id).copied().unwrap_or(false) {
+                let name = ident(&p.name);
+                ts.extend(quote! { let mut #name = #name; });
+            }
+        }
+    }
+    ts
+}
+
+/// Emits what one thread does.
+#[derive(Clone)]
+pub(crate) struct Emitter<'a> {
+    pub k: &'a Kernel,
+    /// Per local: kept in a per-thread array between the per-thread parts
+    /// of a split kernel (it lives across a barrier); `let` assigns it.
+    pub spilled: Vec<bool>,
+    /// Per local of a split kernel: instead of a per-thread array, its
+    /// value computed again in each part that uses it (a function of the
+    /// thread's coordinates, such as `thread_idx().x`; see `cpu_split`).
+    pub remat: Vec<Option<Expr>>,
+    /// Whether `return` sets the thread's exit flag (split kernels whose
+    /// threads may return before a barrier).
+    pub track_exit: bool,
+    /// In the body of a loop run in lockstep across threads (see
+    /// `cpu_split`): what `break` does there (`continue` ends the thread's
+    /// iteration).
+    pub lockstep_break: Option<TokenStream>,
+    /// The next `syncthreads()` site number (coroutine path).
+    sites: Cell<u32>,
+    /// Per parameter: accessed through own-index views (see `owned`).
+    owned: Vec<bool>,
+    /// Per local: the variable of a grid-stride loop that partitions the
+    /// arrays it indexes (see `owned::partition_vars`).
+    part: Vec<bool>,
+    /// In the fast thread loop of block spans: which accesses go through
+    /// a span (see `cpu_span`).
+    spans: Option<std::rc::Rc<crate::cpu_span::SpanPlan>>,
+}
+
+impl<'a> Emitter<'a> {
+    pub fn new(k: &'a Kernel) -> Self {
+        Emitter {
+            k,
+            spilled: vec![false; k.locals.len()],
+            remat: vec![None; k.locals.len()],
+            track_exit: false,
+            lockstep_break: None,
+            sites: Cell::new(0),
+            owned: crate::owned::owned_params(k),
+            part: crate::owned::partition_vars(k),
+            spans: None,
+        }
+    }
+
+    /// This emitter for the fast loop of block spans.
+    pub fn with_spans(mut self, plan: crate::cpu_span::SpanPlan) -> Self {
+        self.spans = Some(std::rc::Rc::new(plan));
+        self
+    }
+
+    /// The span and positions of an access to `a` at `idx`, if it takes a
+    /// span (the fast loop of `cpu_span`).
+    fn span_access(&self, a: ArrayRef, idx: &[Expr]) -> Option<(Ident, TokenStream)> {
+        let (ArrayRef::Param(p), Some(plan)) = (a, &self.spans) else {
+            return None;
+        };
+        let pos = plan.access(p, idx)?;
+        Some((crate::cpu_span::span_ident(p), crate::cpu_span::index_tokens(&pos)))
+    }
+
+    /// Numbers the `syncthreads()` sites from `first` (a device function's
+    /// apart from its kernel's, for the divergent-barrier check).
+    pub fn first_site(self, first: u32) -> Self {
+        self.sites.set(first);
+        self
+    }
+
+    /// Local `id` as a place. A spilled local is a Rust local too: each
+    /// per-thread part loads it from its per-thread array first and stores
+    /// it back after (see `cpu_split::wrap_part`), so that it lives in a
+    /// register while the part runs.
+    fn place(&self, id: LocalId) -> TokenStream {
+        let name = ident(&self.k.locals[id].name);
+        quote! { #name }
+    }
+
+    /// A fresh barrier site number (coroutine path: threads waiting at
+    /// different sites are a divergent barrier).
+    fn next_site(&self) -> u32 {
+        let site = self.sites.get();
+        self.sites.set(site + 1);
+        site
+    }
+
+    pub fn block_stmts(&self, b: &Block) -> TokenStream {
+        let mut ts = TokenStream::new();
+        for s in &b.stmts {
+            ts.extend(self.stmt(s));
+        }
+        if let Some(tail) = &b.tail {
+            ts.extend(self.expr(tail));
+        }
+        ts
+    }
+
+    fn block(&self, b: &Block) -> TokenStream {
+        let inner = self.block_stmts(b);
+        quote! { { #inner } }
+    }
+
+    fn local(&self, id: LocalId) -> (Ident, &Local) {
+        let l = &self.k.locals[id];
+        (ident(&l.name), l)
+    }
+
+    fn annot(ty: Ty) -> TokenStream {
+        match ty {
+            Ty::Scalar(s) => {
+                let t = scalar_ty(s);
+                quote! { : #t }
+            }
+            _ => TokenStream::new(),
+        }
+    }
+
+    pub fn stmt(&self, s: &Stmt) -> TokenStream {
+        crate::deep(|| self.stmt_at(s))
+    }
+}
+
+/// `range.rev().step_by(step)` for a `step` already checked (a fault
+/// recorded if it is 0): a zero step gives no elements, where Rust's
+/// `step_by` would panic.
+pub(crate) fn rev_step_by(range: &TokenStream, step: &Ident) -> TokenStream {
+    quote! {
+        #range.rev().step_by(if #step == 0 { 1 } else { #step }).take(if #step == 0 { 0 } else { usize::MAX })
+    }
+}
