@@ -387,23 +387,6 @@ fn strided_loops_near_the_top_of_their_type() -> gpujit::Result<()> {
     Ok(())
 }
 
-fn host_matmul(a: &Array2<f32>, b: &Array2<f32>, k_of: impl Fn(usize, usize) -> usize) -> Array2<f32> {
-    let (n, m) = (a.shape()[0], b.shape()[1]);
-    Array2::from_shape_fn((n, m), |(r, c)| {
-        let mut acc = 0.0f32;
-        for i in 0..k_of(r, c) {
-            acc += a[[r, i]] * b[[i, c]];
-        }
-        acc
-    })
-}
-
-fn matmul_inputs(n: usize, k: usize, m: usize) -> (Array2<f32>, Array2<f32>) {
-    let a = Array2::from_shape_fn((n, k), |(i, j)| ((i * 7 + j * 3) % 11) as f32 * 0.37 - 1.5);
-    let b = Array2::from_shape_fn((k, m), |(i, j)| ((i * 5 + j) % 13) as f32 * 0.21 - 0.8);
-    (a, b)
-}
-
 /// The naive matmul of the examples: a unit-stride `k` loop walking a
 /// column of `b`, inside the guard `row < n && col < m`.
 #[gpu_kernel]
@@ -424,8 +407,8 @@ fn matmul_k_loop_runs_as_one_block_counter() -> gpujit::Result<()> {
     // Edge blocks where the guard fails for some threads; k not a multiple
     // of the chunk; k = 0 (an empty loop).
     for (n, k, m) in [(37usize, 29usize, 41usize), (16, 16, 16), (5, 0, 3), (20, 1, 9)] {
-        let (a, b) = matmul_inputs(n, k, m);
-        let want = host_matmul(&a, &b, |_, _| k);
+        let (a, b) = common::matmul_inputs(n, k, m);
+        let want = common::host_matmul(&a, &b, |_, _| k);
         let blocks = (m.div_ceil(8), n.div_ceil(8));
         let (x, lockstep, y) = counted_on_both_paths(|| -> gpujit::Result<Array2<f32>> {
             let (da, db) = (to_device(&a)?, to_device(&b)?);
@@ -466,10 +449,10 @@ fn matmul_ragged(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f3
 
 fn matmul_with_per_thread_k_falls_back_where_threads_disagree() -> gpujit::Result<()> {
     let (n, k, m) = (19usize, 23usize, 30usize);
-    let (a, b) = matmul_inputs(n, k, m);
+    let (a, b) = common::matmul_inputs(n, k, m);
     let blocks = (m.div_ceil(8), n.div_ceil(8));
     for odd in [1usize, 99] {
-        let want = host_matmul(&a, &b, |_, c| if c / 8 == odd { k - c % 3 } else { k });
+        let want = common::host_matmul(&a, &b, |_, c| if c / 8 == odd { k - c % 3 } else { k });
         let (x, lockstep, y) = counted_on_both_paths(|| -> gpujit::Result<Array2<f32>> {
             let (da, db) = (to_device(&a)?, to_device(&b)?);
             let mut dc = zeros::<f32>((n, m))?;
@@ -505,7 +488,7 @@ fn colsum_then_rowsum(a: ArrayView2<f32>, out: &mut [f32]) {
 
 fn early_return_before_the_loop_and_a_second_loop_after() -> gpujit::Result<()> {
     let (rows, cols) = (27usize, 45usize);
-    let (a, _) = matmul_inputs(rows, cols, 1);
+    let (a, _) = common::matmul_inputs(rows, cols, 1);
     let want: Vec<f32> = (0..cols)
         .map(|c| {
             if c % 16 == 3 {

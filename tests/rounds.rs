@@ -66,23 +66,6 @@ fn on_both_paths<T>(f: impl Fn() -> T) -> (T, usize, usize, T) {
     (default, lockstep, spans, plain)
 }
 
-fn host_matmul(a: &Array2<f32>, b: &Array2<f32>) -> Array2<f32> {
-    let (n, k, m) = (a.shape()[0], a.shape()[1], b.shape()[1]);
-    Array2::from_shape_fn((n, m), |(r, c)| {
-        let mut acc = 0.0f32;
-        for i in 0..k {
-            acc += a[[r, i]] * b[[i, c]];
-        }
-        acc
-    })
-}
-
-fn matmul_inputs(n: usize, k: usize, m: usize) -> (Array2<f32>, Array2<f32>) {
-    let a = Array2::from_shape_fn((n, k), |(i, j)| ((i * 7 + j * 3) % 11) as f32 * 0.37 - 1.5);
-    let b = Array2::from_shape_fn((k, m), |(i, j)| ((i * 5 + j) % 13) as f32 * 0.21 - 0.8);
-    (a, b)
-}
-
 /// The naive matmul of the examples.
 #[gpu_kernel]
 fn matmul_naive(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f32>) {
@@ -108,8 +91,8 @@ fn matmul_rounds_run_on_spans_in_interior_blocks() -> gpujit::Result<()> {
         (20, 1, 9),
         (24, 13, 8),
     ] {
-        let (a, b) = matmul_inputs(n, k, m);
-        let want = host_matmul(&a, &b);
+        let (a, b) = common::matmul_inputs(n, k, m);
+        let want = common::host_matmul(&a, &b, |_, _| k);
         let blocks = (m.div_ceil(8), n.div_ceil(8));
         let (x, lockstep, spans, y) = on_both_paths(|| -> gpujit::Result<Array2<f32>> {
             let (da, db) = (to_device(&a)?, to_device(&b)?);
@@ -130,8 +113,8 @@ fn matmul_rounds_run_on_spans_in_interior_blocks() -> gpujit::Result<()> {
 /// `k` from `a`, but `b` has fewer rows: rounds past `b`'s last row fault.
 fn matmul_rounds_past_the_end_of_b_fault_in_a_checked_round() {
     let (n, k, m) = (16usize, 12usize, 16usize);
-    let (a, _) = matmul_inputs(n, k, m);
-    let (_, b) = matmul_inputs(n, k - 3, m);
+    let (a, _) = common::matmul_inputs(n, k, m);
+    let (_, b) = common::matmul_inputs(n, k - 3, m);
     let (x, lockstep, spans, y) = on_both_paths(|| -> (String, usize, Vec<f32>) {
         let (da, db) = (to_device(&a).unwrap(), to_device(&b).unwrap());
         let mut dc = zeros::<f32>((n, m)).unwrap();
@@ -168,7 +151,7 @@ fn matmul_shifted(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<f
 
 fn rounds_with_other_indices_keep_those_accesses_checked() -> gpujit::Result<()> {
     let (n, k, m) = (16usize, 10usize, 24usize);
-    let (a, b) = matmul_inputs(n, k, m);
+    let (a, b) = common::matmul_inputs(n, k, m);
     for j in [3usize, 10] {
         let want = Array2::from_shape_fn((n, m), |(r, c)| {
             let mut acc = 0.0f32;
@@ -217,7 +200,7 @@ fn matmul_two_sums(a: ArrayView2<f32>, b: ArrayView2<f32>, mut c: ArrayViewMut2<
 
 fn rounds_with_two_carried_locals_stay_in_chunks() -> gpujit::Result<()> {
     let (n, k, m) = (16usize, 11usize, 16usize);
-    let (a, b) = matmul_inputs(n, k, m);
+    let (a, b) = common::matmul_inputs(n, k, m);
     let want = Array2::from_shape_fn((n, m), |(r, c)| {
         let (mut acc, mut sq) = (0.0f32, 0.0f32);
         for i in 0..k {

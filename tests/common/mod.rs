@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use gpujit::__private::KernelDef;
+use gpujit::ndarray::Array2;
 use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
 
 /// Compiles every kernel's CUDA C, as handed to NVRTC (`nvrtc_source`, with
@@ -250,4 +251,24 @@ impl DriverDouble {
             .env_remove("GPUJIT_DOUBLE_DEVICES")
             .env_remove("GPUJIT_LOW_OCCUPANCY_WARNINGS");
     }
+}
+
+/// Deterministic `f32` inputs of a matmul: `a` is (n, k), `b` is (k, m).
+pub fn matmul_inputs(n: usize, k: usize, m: usize) -> (Array2<f32>, Array2<f32>) {
+    let a = Array2::from_shape_fn((n, k), |(i, j)| ((i * 7 + j * 3) % 11) as f32 * 0.37 - 1.5);
+    let b = Array2::from_shape_fn((k, m), |(i, j)| ((i * 5 + j) % 13) as f32 * 0.21 - 0.8);
+    (a, b)
+}
+
+/// `a · b` on the host in `f32`, summing in the kernels' order, element
+/// `(r, c)` over the first `k_of(r, c)` terms only.
+pub fn host_matmul(a: &Array2<f32>, b: &Array2<f32>, k_of: impl Fn(usize, usize) -> usize) -> Array2<f32> {
+    let (n, m) = (a.shape()[0], b.shape()[1]);
+    Array2::from_shape_fn((n, m), |(r, c)| {
+        let mut acc = 0.0f32;
+        for i in 0..k_of(r, c) {
+            acc += a[[r, i]] * b[[i, c]];
+        }
+        acc
+    })
 }
