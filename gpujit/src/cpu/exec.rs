@@ -21,6 +21,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use rayon::prelude::*;
+use strength_reduce::StrengthReducedUsize;
 
 use crate::backend::{Backend, BackendKind, DeviceBuffer, HostBuffer};
 use crate::cpu::block::{Block, SharedBuf};
@@ -167,6 +168,9 @@ impl<'a> CpuLaunch<'a> {
             grid,
             block,
             gridsize: [grid[0] * block[0], grid[1] * block[1], grid[2] * block[2]],
+            // `max(1)`: 0 (an overflowing `gridsize(1)`) puts no element in a
+            // class (`OwnedView::in_class`), and a divisor cannot be 0.
+            grid1_divisor: StrengthReducedUsize::new(grid[0].checked_mul(block[0]).unwrap_or(0).max(1)),
             threads_per_block: block[0] * block[1] * block[2],
             shared,
             stack_bytes,
@@ -273,6 +277,10 @@ pub(super) struct LaunchCtx {
     pub(super) grid: [usize; 3],
     pub(super) block: [usize; 3],
     pub(super) gridsize: [usize; 3],
+    /// `gridsize(1)` as a divisor that takes a few multiplications instead
+    /// of a division: the class test of every grid-stride access off the
+    /// fast rounds (`OwnedView::in_class`).
+    pub(super) grid1_divisor: StrengthReducedUsize,
     pub(super) threads_per_block: usize,
     pub(super) shared: SharedLayout,
     /// Coroutine stack size in bytes (0 if the kernel has no barrier).

@@ -297,8 +297,9 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
     #[inline(always)]
     fn in_class(&self, t: &Thread<'_>, i: usize) -> bool {
         let own = t.grid1();
-        // The own index first: no division for a loop's first element.
-        i == own || (self.class > 0 && i >= own && (i - own).is_multiple_of(self.class))
+        // The own index first: nothing more for a loop's first element.
+        // `grid1_divisor` is `class` whenever `class > 0`.
+        i == own || (self.class > 0 && i >= own && (i - own) % self.block.launch.grid1_divisor == 0)
     }
 
     /// Reads element `i` of a 1-D array, which must be in thread `t`'s class
