@@ -1,0 +1,12 @@
+//! The kernel model: one typed description of a kernel that both emitters
+//! (CUDA C and CPU Rust) read. Built by `lower`, never by the emitters.
+
+mod decls;
+mod ops;
+mod tree;
+mod types;
+
+pub use decls::*;
+pub use ops::*;
+pub use tree::*;
+pub use types::*;
