@@ -363,3 +363,39 @@ pub enum FenceScope {
     Device,
     System,
 }
+
+/// The block-wide votes, CUDA's `__syncthreads_count/and/or`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Vote {
+    /// The number of threads whose predicate is true (`u32`).
+    Count,
+    /// Whether it is true in every thread (`bool`).
+    And,
+    /// Whether it is true in any thread (`bool`).
+    Or,
+}
+
+impl Vote {
+    pub fn from_name(name: &str) -> Option<Vote> {
+        Some(match name {
+            "syncthreads_count" => Vote::Count,
+            "syncthreads_and" => Vote::And,
+            "syncthreads_or" => Vote::Or,
+            _ => return None,
+        })
+    }
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Vote::Count => "__syncthreads_count",
+            Vote::And => "__syncthreads_and",
+            Vote::Or => "__syncthreads_or",
+        }
+    }
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Vote::Count => "syncthreads_count",
+            Vote::And => "syncthreads_and",
+            Vote::Or => "syncthreads_or",
+        }
+    }
+}
