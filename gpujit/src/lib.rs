@@ -250,7 +250,7 @@ pub mod __private {
         Mem, OwnedArg, OwnedView, SharedLayout, SharedMem, Space, Thread, View,
     };
     pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
-    pub use crate::cpu::{Span, SpanAxis, CONST, OWN_X, OWN_Y, OWN_Z};
+    pub use crate::cpu::{Span, SpanAxis, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z};
     pub use crate::device_fn::{link, reaches_barrier, reaches_recursion, DeviceFn, Piece};
     pub use crate::kernel::typecheck;
     pub use crate::kernel_def::*;

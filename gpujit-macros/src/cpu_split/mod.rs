@@ -185,6 +185,7 @@ impl Split<'_, '_> {
                 } else {
                     quote! { #blk.threads(|#t| { #body }); }
                 };
+                let run = crate::cpu_span::versioned_part(self.em, stmts, run);
                 quote! { #run #cancel }
             }
             Node::Barrier if self.em.track_exit => {

@@ -59,7 +59,7 @@ pub use lockstep::{common_range, common_step, LoopState, StrideIndex};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use owned::{ArgClaim, OwnedArg, OwnedView};
-pub use span::{Span, SpanAxis, CONST, OWN_X, OWN_Y, OWN_Z};
+pub use span::{Span, SpanAxis, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z};
 pub use thread::Thread;
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
 

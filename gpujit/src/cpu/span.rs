@@ -7,7 +7,9 @@
 //! thread of the block, every index the kernel forms from the thread's own
 //! index (`grid(..)` plus a constant per axis) or a constant is inside the
 //! array. A block where any check fails (an edge block) runs the checked
-//! loop instead. Each span access re-checks what is cheap and folds away
+//! loop instead. Split kernels (with `syncthreads()`) do the same per
+//! barrier-free part, with spans of shared arrays too, indexed by
+//! `threadIdx` ([`TID_X`], ...) plus a constant. Each span access re-checks what is cheap and folds away
 //! after inlining (the thread belongs to the span's block, the offsets are
 //! within those checked), so the accessors are sound for any caller.
 
@@ -15,7 +17,7 @@ use std::marker::PhantomData;
 
 use crate::cpu::block::Block;
 use crate::cpu::owned::OwnedView;
-use crate::cpu::view::{GlobalMem, View};
+use crate::cpu::view::{GlobalMem, SharedMem, View};
 use crate::cpu::Thread;
 use crate::scalar::DeviceScalar;
 
@@ -31,6 +33,13 @@ pub const OWN_Y: SpanAxis = 1;
 pub const OWN_Z: SpanAxis = 2;
 /// A constant index.
 pub const CONST: SpanAxis = 3;
+/// `threadIdx.x` (spans of shared arrays, whose threads index them by their
+/// index in the block).
+pub const TID_X: SpanAxis = 4;
+/// `threadIdx.y`.
+pub const TID_Y: SpanAxis = 5;
+/// `threadIdx.z`.
+pub const TID_Z: SpanAxis = 6;
 
 /// What a span was checked for at one position: the axis and the least and
 /// greatest offset used there.
@@ -52,7 +61,8 @@ pub struct Span<'b, T> {
     d2: usize,
     pos: [Pos; 3],
     ndim: u8,
-    /// Writes allowed (a span of an own-index view in plain mode).
+    /// Writes allowed (a span of an own-index view in plain mode, or of a
+    /// shared array).
     writable: bool,
     block: &'b Block<'b>,
     _borrow: PhantomData<&'b T>,
@@ -84,6 +94,12 @@ fn covers<const N: usize>(blk: &Block<'_>, dims: &[usize], spec: [(SpanAxis, isi
             OWN_X | OWN_Y | OWN_Z => {
                 let a = usize::from(axis);
                 if !axis_within(blk.base[a], blk.launch.block[a], lo, hi, d) {
+                    return None;
+                }
+            }
+            TID_X | TID_Y | TID_Z => {
+                let a = usize::from(axis - TID_X);
+                if !axis_within(0, blk.launch.block[a], lo, hi, d) {
                     return None;
                 }
             }
@@ -208,6 +224,18 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
     }
 }
 
+impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
+    /// The span of this shared array for block `blk` (the block it belongs
+    /// to), if every index `spec` describes is inside the array for every
+    /// thread of the block; `None` otherwise. Reads and writes through it are
+    /// plain, as the view's are: a block's shared memory is touched only by
+    /// the OS thread that runs the block (both types are `!Send`).
+    #[inline(always)]
+    pub fn span<const N: usize>(&self, blk: &'b Block<'b>, spec: [(SpanAxis, isize, isize); N]) -> Option<Span<'b, T>> {
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, self.writable)
+    }
+}
+
 impl<'b, T: DeviceScalar> OwnedView<'b, T> {
     /// The span of this own-index view, if it accesses plainly and the own
     /// index of every thread of its block is inside the array. Reads and
@@ -232,7 +260,8 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// The span of an array of `len` elements at `ptr` with `ndim`
     /// dimensions `dims` (past `ndim`: 1) for block `blk`, if `covers` shows
     /// every position of `spec` inside the array for every thread of `blk`.
-    /// `writable` only for an own-index view in plain mode at its own index.
+    /// `writable` only for an own-index view in plain mode at its own index,
+    /// or a shared array (plain memory of the block's OS thread).
     #[inline(always)]
     fn checked<const N: usize>(
         ptr: *mut T,
@@ -280,7 +309,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
                 // `t` is a thread of this block, so `t.base` is the block's
                 // and `t.tid[a] < blockDim[a]` (only the runtime makes
                 // threads): `covers` checked this sum is in range.
-                a => t.own(usize::from(a)).wrapping_add_signed(o),
+                OWN_X | OWN_Y | OWN_Z => t.own(usize::from(axis)).wrapping_add_signed(o),
+                TID_X | TID_Y | TID_Z => t.tid[usize::from(axis - TID_X)].wrapping_add_signed(o),
+                _ => return None,
             };
             off = if k == 0 { v } else { off * dims[k] + v };
         }
@@ -300,7 +331,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // the span's lifetime). A read-only array is never written while
             // its views live (see `View`'s `Send` impl); a writable span is
             // an own-index view's in plain mode, whose positions are the
-            // thread's own index only: see `OwnedView::read_own`.
+            // thread's own index only (see `OwnedView::read_own`), or a
+            // shared array's, which only this OS thread touches (the span
+            // is `!Send`, as is the view it came from).
             Some(off) => unsafe { self.ptr.add(off).read() },
             None => {
                 self.refused(*t);
@@ -315,7 +348,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     pub fn st<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], v: T) {
         match self.offset(t, idx) {
             // SAFETY: as in `ld`; `writable` spans come only from
-            // `OwnedView::span` in plain mode, at the thread's own index.
+            // `OwnedView::span` in plain mode, at the thread's own index, and
+            // from shared views (memory of the block's one OS thread, accessed
+            // by raw pointers only, never through a reference).
             Some(off) if self.writable => unsafe { self.ptr.add(off).write(v) },
             _ => self.refused(*t),
         }
