@@ -29,13 +29,86 @@ const MAX_OFFSET: i128 = 1 << 20;
 /// Which arrays of a kernel run on spans in the fast loop.
 #[derive(Debug, Clone)]
 pub struct SpanPlan {
-    /// Per parameter: per position, the axis and least and greatest offset
-    /// of its classified accesses; `None` if it has no span.
-    arrays: Vec<Option<Vec<(u8, i128, i128)>>>,
+    /// Per parameter: per position, the axis and the offsets of its
+    /// classified accesses; `None` if it has no span.
+    arrays: Vec<Option<Vec<PosSpec>>>,
     /// The same per shared array (indexed by `threadIdx` or a literal).
-    shared: Vec<Option<Vec<(u8, i128, i128)>>>,
+    shared: Vec<Option<Vec<PosSpec>>>,
     own: Vec<Option<Axis>>,
     tid: Vec<Option<Axis>>,
+    /// Block-uniform `usize` locals a shared array's `threadIdx` may be
+    /// offset by (a narrowed part's `tid + stride`; see `narrow`).
+    uni: Vec<LocalId>,
+}
+
+/// The offset of one position of a classified access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Off {
+    /// An integer literal (negative: subtracted).
+    Lit(i128),
+    /// A block-uniform local, bound as `uni_ident` before the thread loop.
+    Uni(LocalId),
+}
+
+/// What the accesses at one position of an array use: the axis, the least
+/// and greatest literal offset (if any) and the uniform locals.
+#[derive(Debug, Clone)]
+struct PosSpec {
+    axis: u8,
+    lits: Option<(i128, i128)>,
+    unis: Vec<LocalId>,
+}
+
+impl PosSpec {
+    fn new(axis: u8, o: Off) -> Self {
+        let mut p = PosSpec {
+            axis,
+            lits: None,
+            unis: Vec::new(),
+        };
+        p.add(o);
+        p
+    }
+
+    fn add(&mut self, o: Off) {
+        match o {
+            Off::Lit(v) => self.lits = Some(self.lits.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v)))),
+            Off::Uni(u) if !self.unis.contains(&u) => self.unis.push(u),
+            Off::Uni(_) => {}
+        }
+    }
+
+    /// The literal range (parameters' positions only have literals).
+    fn lit_range(&self) -> (i128, i128) {
+        self.lits.unwrap_or((0, 0))
+    }
+
+    /// The least and greatest offset as `isize` expressions.
+    fn bounds_tokens(&self) -> (TokenStream, TokenStream) {
+        let mut lo: Vec<TokenStream> = Vec::new();
+        let mut hi: Vec<TokenStream> = Vec::new();
+        if let Some((l, h)) = self.lits {
+            lo.push(isize_tokens(l));
+            hi.push(isize_tokens(h));
+        }
+        for &u in &self.unis {
+            let id = uni_ident(u);
+            lo.push(quote! { #id });
+            hi.push(quote! { #id });
+        }
+        let fold = |v: Vec<TokenStream>, f: TokenStream| {
+            let mut it = v.into_iter();
+            let first = it.next().unwrap_or_else(|| quote! { 0isize });
+            it.fold(first, |a, b| quote! { ::core::cmp::#f(#a, #b) })
+        };
+        (fold(lo, quote! { min }), fold(hi, quote! { max }))
+    }
+}
+
+/// The `isize` value of block-uniform local `id` in a narrowed part with
+/// spans (see `narrow`).
+pub fn uni_ident(id: LocalId) -> Ident {
+    format_ident!("gj_u_{}", id, span = Span::mixed_site())
 }
 
 /// `SpanAxis` of `threadIdx.x` (then y, z).
@@ -51,7 +124,7 @@ fn axis_code(a: Axis) -> u8 {
 
 /// `e` as `(axis, offset)`: own index plus or minus a literal, or a literal.
 /// With `shared`, `threadIdx` (through `tid`) instead of the own index.
-fn classify(own: &[Option<Axis>], tid: &[Option<Axis>], shared: bool, e: &Expr) -> Option<(u8, i128)> {
+fn classify(own: &[Option<Axis>], tid: &[Option<Axis>], uni: &[LocalId], shared: bool, e: &Expr) -> Option<(u8, Off)> {
     let own_axis = |e: &Expr| match (&e.kind, shared) {
         (ExprKind::Grid(a), false) => Some(axis_code(*a)),
         (ExprKind::Local(id), false) => own.get(*id).copied().flatten().map(axis_code),
@@ -63,15 +136,20 @@ fn classify(own: &[Option<Axis>], tid: &[Option<Axis>], shared: bool, e: &Expr) 
         ExprKind::Lit(Lit::Int(v)) if e.ty == Ty::Scalar(Scalar::Usize) && (0..=MAX_OFFSET).contains(&v) => Some(v),
         _ => None,
     };
+    // A shared array's `threadIdx` offset by a uniform `usize` local.
+    let off = |e: &Expr| match &e.kind {
+        ExprKind::Local(id) if shared && uni.contains(id) && e.ty == Ty::Scalar(Scalar::Usize) => Some(Off::Uni(*id)),
+        _ => lit(e).map(Off::Lit),
+    };
     let r = match &e.kind {
-        ExprKind::Lit(_) => (CONST, lit(e)?),
+        ExprKind::Lit(_) => (CONST, Off::Lit(lit(e)?)),
         ExprKind::Binary(BinOp::Add, a, b) => match (own_axis(a), own_axis(b)) {
-            (Some(ax), None) => (ax, lit(b)?),
-            (None, Some(ax)) => (ax, lit(a)?),
+            (Some(ax), None) => (ax, off(b)?),
+            (None, Some(ax)) => (ax, off(a)?),
             _ => return None,
         },
-        ExprKind::Binary(BinOp::Sub, a, b) => (own_axis(a)?, -lit(b)?),
-        _ => (own_axis(e)?, 0),
+        ExprKind::Binary(BinOp::Sub, a, b) => (own_axis(a)?, Off::Lit(-lit(b)?)),
+        _ => (own_axis(e)?, Off::Lit(0)),
     };
     Some(r)
 }
@@ -79,21 +157,24 @@ fn classify(own: &[Option<Axis>], tid: &[Option<Axis>], shared: bool, e: &Expr) 
 impl SpanPlan {
     /// The classified positions of an access to parameter `p` at `idx` that
     /// takes its span, or `None` (the access stays checked).
-    pub fn access(&self, a: ArrayRef, idx: &[Expr]) -> Option<Vec<(u8, i128)>> {
+    pub fn access(&self, a: ArrayRef, idx: &[Expr]) -> Option<Vec<(u8, Off)>> {
         let (spec, shared) = match a {
             ArrayRef::Param(p) => (self.arrays.get(p)?.as_ref()?, false),
             ArrayRef::Shared(s) => (self.shared.get(s)?.as_ref()?, true),
             _ => return None,
         };
-        let pos: Vec<(u8, i128)> = idx
+        let pos: Vec<(u8, Off)> = idx
             .iter()
-            .map(|e| classify(&self.own, &self.tid, shared, e))
+            .map(|e| classify(&self.own, &self.tid, &self.uni, shared, e))
             .collect::<Option<_>>()?;
         let fits = pos.len() == spec.len()
-            && pos
-                .iter()
-                .zip(spec)
-                .all(|(&(a, o), &(sa, _, _))| a == sa && o >= -MAX_OFFSET);
+            && pos.iter().zip(spec).all(|(&(a, o), sp)| {
+                a == sp.axis
+                    && match o {
+                        Off::Lit(v) => v >= -MAX_OFFSET,
+                        Off::Uni(u) => sp.unis.contains(&u),
+                    }
+            });
         fits.then_some(pos)
     }
 }
@@ -103,15 +184,17 @@ pub fn plan(k: &Kernel) -> Option<SpanPlan> {
     if k.ret.is_some() || k.uses_barrier {
         return None;
     }
-    plan_of(k, &mut |f| each_stmt_in_block(&k.body, f))
+    plan_of(k, &[], &mut |f| each_stmt_in_block(&k.body, f))
 }
 
 /// The span plan of one barrier-free part `stmts` of a split kernel.
-fn plan_part(k: &Kernel, stmts: &[&Stmt]) -> Option<SpanPlan> {
+/// `uni`: block-uniform `usize` locals a shared array's `threadIdx` may be
+/// offset by (bound as `uni_ident`s by the caller).
+pub fn plan_part(k: &Kernel, stmts: &[&Stmt], uni: &[LocalId]) -> Option<SpanPlan> {
     if k.ret.is_some() {
         return None;
     }
-    plan_of(k, &mut |f| stmts.iter().for_each(|s| each_stmt(s, f)))
+    plan_of(k, uni, &mut |f| stmts.iter().for_each(|s| each_stmt(s, f)))
 }
 
 /// `threadIdx`'s axis, if `e` is `thread_idx().x` (or `.y`, `.z`).
@@ -154,7 +237,7 @@ fn tid_locals(k: &Kernel) -> Vec<Option<Axis>> {
 
 /// The span plan of the statements `visit` walks (each nested statement
 /// once).
-fn plan_of(k: &Kernel, visit: &mut dyn FnMut(&mut dyn FnMut(&Stmt))) -> Option<SpanPlan> {
+fn plan_of(k: &Kernel, uni: &[LocalId], visit: &mut dyn FnMut(&mut dyn FnMut(&Stmt))) -> Option<SpanPlan> {
     let own = own_locals(k);
     let tid = tid_locals(k);
     let owned = owned_params(k);
@@ -162,7 +245,7 @@ fn plan_of(k: &Kernel, visit: &mut dyn FnMut(&mut dyn FnMut(&Stmt))) -> Option<S
     // the axis of each position; read-only and owned parameters, and shared
     // arrays.
     let np = k.params.len();
-    let mut arrays: Vec<Option<Vec<(u8, i128, i128)>>> = vec![None; np + k.shared.len()];
+    let mut arrays: Vec<Option<Vec<PosSpec>>> = vec![None; np + k.shared.len()];
     let mut bad = vec![false; np + k.shared.len()];
     for (p, param) in k.params.iter().enumerate() {
         match param.kind {
@@ -182,18 +265,17 @@ fn plan_of(k: &Kernel, visit: &mut dyn FnMut(&mut dyn FnMut(&Stmt))) -> Option<S
         }
         let Some(pos) = idx
             .iter()
-            .map(|e| classify(&own, &tid, shared, e))
+            .map(|e| classify(&own, &tid, uni, shared, e))
             .collect::<Option<Vec<_>>>()
         else {
             return;
         };
         let spec = &mut arrays[slot];
         match spec {
-            None => *spec = Some(pos.iter().map(|&(a, o)| (a, o, o)).collect()),
-            Some(sp) if sp.len() == pos.len() && sp.iter().zip(&pos).all(|(s, q)| s.0 == q.0) => {
+            None => *spec = Some(pos.iter().map(|&(a, o)| PosSpec::new(a, o)).collect()),
+            Some(sp) if sp.len() == pos.len() && sp.iter().zip(&pos).all(|(s, q)| s.axis == q.0) => {
                 for (s, q) in sp.iter_mut().zip(&pos) {
-                    s.1 = s.1.min(q.1);
-                    s.2 = s.2.max(q.1);
+                    s.add(q.1);
                 }
             }
             Some(_) => {
@@ -224,6 +306,7 @@ fn plan_of(k: &Kernel, visit: &mut dyn FnMut(&mut dyn FnMut(&Stmt))) -> Option<S
         shared,
         own,
         tid,
+        uni: uni.to_vec(),
     })
 }
 
@@ -248,9 +331,15 @@ fn isize_tokens(v: i128) -> TokenStream {
 }
 
 /// `(axis, offset)` pairs as the runtime's index argument.
-pub fn index_tokens(pos: &[(u8, i128)]) -> TokenStream {
+pub fn index_tokens(pos: &[(u8, Off)]) -> TokenStream {
     let parts = pos.iter().map(|&(a, o)| {
-        let o = isize_tokens(o);
+        let o = match o {
+            Off::Lit(v) => isize_tokens(v),
+            Off::Uni(u) => {
+                let id = uni_ident(u);
+                quote! { #id }
+            }
+        };
         quote! { (#a, #o) }
     });
     quote! { [#(#parts),*] }
@@ -263,7 +352,7 @@ pub fn index_tokens(pos: &[(u8, i128)]) -> TokenStream {
 fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
     let mut widest: Vec<(u8, i128, i128)> = Vec::new();
     for spec in plan.arrays.iter().flatten() {
-        for &(a, lo, hi) in spec.iter().filter(|s| s.0 != CONST) {
+        for (a, (lo, hi)) in spec.iter().filter(|s| s.axis != CONST).map(|s| (s.axis, s.lit_range())) {
             match widest.iter_mut().find(|w| w.0 == a) {
                 Some(w) => {
                     w.1 = w.1.min(lo);
@@ -280,7 +369,12 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
         let ParamKind::Array { mutable, ndim, .. } = k.params[p].kind else {
             continue;
         };
-        for (pos, &(a, lo, hi)) in spec.iter().enumerate().filter(|(_, s)| s.0 != CONST) {
+        for (pos, (a, (lo, hi))) in spec
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.axis != CONST)
+            .map(|(pos, s)| (pos, (s.axis, s.lit_range())))
+        {
             let extent = if ndim == 1 {
                 quote! { #view.len() }
             } else {
@@ -299,11 +393,14 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
 }
 
 /// The spans' names and the expressions that make them for one block.
-fn makes(k: &Kernel, plan: &SpanPlan) -> (Vec<Ident>, Vec<TokenStream>) {
+/// `x`: a narrowed loop's range of `threadIdx.x` (shared arrays' spans are
+/// checked for those threads only).
+fn makes(k: &Kernel, plan: &SpanPlan, x: Option<&TokenStream>) -> (Vec<Ident>, Vec<TokenStream>) {
     let blk = block_ident();
-    let spec_tokens = |spec: &[(u8, i128, i128)]| {
-        let parts = spec.iter().map(|&(a, lo, hi)| {
-            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
+    let spec_tokens = |spec: &[PosSpec]| {
+        let parts = spec.iter().map(|p| {
+            let a = p.axis;
+            let (lo, hi) = p.bounds_tokens();
             quote! { (#a, #lo, #hi) }
         });
         quote! { [#(#parts),*] }
@@ -329,7 +426,10 @@ fn makes(k: &Kernel, plan: &SpanPlan) -> (Vec<Ident>, Vec<TokenStream>) {
         let Some(spec) = spec else { continue };
         let view = ident(&k.shared[s].name);
         let spec = spec_tokens(spec);
-        makes.push(quote! { #view.span(#blk, #spec) });
+        makes.push(match x {
+            Some(x) => quote! { #view.span_x(#blk, #x, #spec) },
+            None => quote! { #view.span(#blk, #spec) },
+        });
         names.push(shared_span_ident(s));
     }
     (names, makes)
@@ -340,11 +440,12 @@ fn makes(k: &Kernel, plan: &SpanPlan) -> (Vec<Ident>, Vec<TokenStream>) {
 fn choose(
     k: &Kernel,
     plan: &SpanPlan,
+    x: Option<&TokenStream>,
     fast: impl FnOnce(&[TokenStream]) -> TokenStream,
     checked: TokenStream,
 ) -> TokenStream {
     let blk = block_ident();
-    let (names, makes) = makes(k, plan);
+    let (names, makes) = makes(k, plan, x);
     let bounds = bounds(k, plan);
     let fast = fast(&bounds);
     quote! {
@@ -370,7 +471,7 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
     let copies = param_copies(k, &[]);
     let body = em.block_stmts(&k.body);
     let fast = |bounds: &[TokenStream]| quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body }); };
-    choose(k, &plan, fast, checked)
+    choose(k, &plan, None, fast, checked)
 }
 
 /// One barrier-free part `stmts` of a split kernel, run by `checked` (its
@@ -378,7 +479,7 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
 /// part has arrays with spans (not in kernels whose threads may return:
 /// their parts skip exited threads).
 pub fn versioned_part(em: &Emitter, stmts: &[&Stmt], checked: TokenStream) -> TokenStream {
-    let plan = match plan_part(em.k, stmts) {
+    let plan = match plan_part(em.k, stmts, &[]) {
         Some(plan) if !em.track_exit => plan,
         _ => return checked,
     };
@@ -387,5 +488,30 @@ pub fn versioned_part(em: &Emitter, stmts: &[&Stmt], checked: TokenStream) -> To
     let body: TokenStream = stmts.iter().map(|s| fast_em.stmt(s)).collect();
     let body = crate::cpu_split::wrap_part(&fast_em, stmts, &[], body);
     let fast = |bounds: &[TokenStream]| quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #body }); };
-    choose(em.k, &plan, fast, checked)
+    choose(em.k, &plan, None, fast, checked)
+}
+
+/// A narrowed part (see `cpu_split::narrow`) `stmts` of a split kernel, run
+/// by `checked`, preceded by its span version when it has arrays with spans:
+/// `body` emits the part's per-thread body with a given emitter, `x` is the
+/// bound range of `threadIdx.x` (a `Block::x_range`), and `uni` the uniform
+/// `usize` locals bound as `uni_ident`s, which a shared array's `threadIdx`
+/// may be offset by (`cache[tid + stride]`).
+pub fn versioned_narrowed(
+    em: &Emitter,
+    stmts: &[&Stmt],
+    uni: &[LocalId],
+    x: &TokenStream,
+    body: impl FnOnce(&Emitter) -> TokenStream,
+    checked: TokenStream,
+) -> TokenStream {
+    let plan = match plan_part(em.k, stmts, uni) {
+        Some(plan) if !em.track_exit => plan,
+        _ => return checked,
+    };
+    let (blk, t) = (block_ident(), thread_ident());
+    let fast_em = em.clone().with_spans(plan.clone());
+    let body = body(&fast_em);
+    let fast = |_: &[TokenStream]| quote! { #blk.threads_x_range(#x, |#t| { #body }); };
+    choose(em.k, &plan, Some(x), fast, checked)
 }

@@ -49,6 +49,24 @@ impl fmt::Debug for Block<'_> {
     }
 }
 
+/// A range of `threadIdx.x` in one block, `x0 <= x1 <= blockDim.x`, made by
+/// [`Block::x_range`] only: the threads of a narrowed loop with block spans.
+#[derive(Debug, Clone, Copy)]
+pub struct XRange {
+    pub(super) x0: usize,
+    pub(super) x1: usize,
+    /// The block it was made for (compared, never dereferenced).
+    block: *const (),
+}
+
+impl XRange {
+    /// Whether this range was made by block `b`.
+    #[inline(always)]
+    pub(super) fn is_of(&self, b: &Block<'_>) -> bool {
+        std::ptr::eq(self.block, std::ptr::from_ref(b).cast())
+    }
+}
+
 /// Converts a coordinate triple for a fault report (saturating).
 pub(super) fn to_u32x3(v: [usize; 3]) -> [u32; 3] {
     v.map(|c| u32::try_from(c).unwrap_or(u32::MAX))
@@ -194,6 +212,53 @@ impl<'a> Block<'a> {
                         tid: [x, y, z],
                         base,
                         lin,
+                        cancel,
+                        yielder: None,
+                    });
+                }
+                row += bx;
+            }
+        }
+    }
+
+    /// The range of `threadIdx.x` that [`Block::threads_x_in`] runs for
+    /// `lo..hi`, clamped to the block.
+    #[inline(always)]
+    pub fn x_range(&self, lo: i128, hi: i128) -> XRange {
+        let bx = self.launch.block[0];
+        // Both in `0..=bx` (at most 1024), so the conversions cannot fail.
+        let clamp = |v: i128| usize::try_from(v.clamp(0, bx as i128)).unwrap_or(0);
+        let x1 = clamp(hi);
+        XRange {
+            x0: clamp(lo).min(x1),
+            x1,
+            block: std::ptr::from_ref(self).cast(),
+        }
+    }
+
+    /// [`Block::threads_x_in`] for a range from [`Block::x_range`], with no
+    /// thread returned: the narrowed loop of block spans (`span.rs`), whose
+    /// spans were checked for the threads of `x`. A range made for another
+    /// block runs no thread.
+    #[inline(always)]
+    pub fn threads_x_range(&'a self, x: XRange, mut f: impl FnMut(&Thread<'a>)) {
+        if !x.is_of(self) {
+            return;
+        }
+        let [bx, by, bz] = self.launch.block;
+        self.narrowed.set(true);
+        let base = self.base;
+        let cancel = &self.launch.cancel;
+        let mut row = 0;
+        for z in 0..bz {
+            for y in 0..by {
+                // `x_range` of this block: `x.x0 <= x.x1 <= blockDim.x`.
+                for tx in x.x0..x.x1 {
+                    f(&Thread {
+                        block: self,
+                        tid: [tx, y, z],
+                        base,
+                        lin: row + tx,
                         cancel,
                         yielder: None,
                     });

@@ -49,7 +49,7 @@ mod view;
 mod tests;
 
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
-pub use block::Block;
+pub use block::{Block, XRange};
 pub use exec::{
     last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks, last_launch_span_blocks,
     with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,

@@ -15,7 +15,7 @@
 
 use std::marker::PhantomData;
 
-use crate::cpu::block::Block;
+use crate::cpu::block::{Block, XRange};
 use crate::cpu::owned::OwnedView;
 use crate::cpu::view::{GlobalMem, SharedMem, View};
 use crate::cpu::Thread;
@@ -64,6 +64,11 @@ pub struct Span<'b, T> {
     /// Writes allowed (a span of an own-index view in plain mode, or of a
     /// shared array).
     writable: bool,
+    /// For a narrowed loop's span: only threads with `x0 <= threadIdx.x <
+    /// x1` may use it (`covers` checked those only).
+    narrow: bool,
+    x0: usize,
+    x1: usize,
     block: &'b Block<'b>,
     _borrow: PhantomData<&'b T>,
 }
@@ -79,8 +84,16 @@ impl<T> std::fmt::Debug for Span<'_, T> {
 /// then the positions as the span keeps them (copied straight from `spec`,
 /// so that after inlining they are constants the accessors' checks fold
 /// against).
+///
+/// `x`: the range of `threadIdx.x` to check `TID_X` positions for (the
+/// whole block when `None`).
 #[inline(always)]
-fn covers<const N: usize>(blk: &Block<'_>, dims: &[usize], spec: [(SpanAxis, isize, isize); N]) -> Option<[Pos; 3]> {
+fn covers<const N: usize>(
+    blk: &Block<'_>,
+    dims: &[usize],
+    x: Option<(usize, usize)>,
+    spec: [(SpanAxis, isize, isize); N],
+) -> Option<[Pos; 3]> {
     if N != dims.len() || N == 0 || N > 3 {
         return None;
     }
@@ -99,7 +112,11 @@ fn covers<const N: usize>(blk: &Block<'_>, dims: &[usize], spec: [(SpanAxis, isi
             }
             TID_X | TID_Y | TID_Z => {
                 let a = usize::from(axis - TID_X);
-                if !axis_within(0, blk.launch.block[a], lo, hi, d) {
+                let (first, n) = match x {
+                    Some((x0, x1)) if a == 0 => (x0, x1.saturating_sub(x0)),
+                    _ => (0, blk.launch.block[a]),
+                };
+                if !axis_within(first, n, lo, hi, d) {
                     return None;
                 }
             }
@@ -220,7 +237,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false)
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, None, spec, false)
     }
 }
 
@@ -232,7 +249,34 @@ impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
     /// the OS thread that runs the block (both types are `!Send`).
     #[inline(always)]
     pub fn span<const N: usize>(&self, blk: &'b Block<'b>, spec: [(SpanAxis, isize, isize); N]) -> Option<Span<'b, T>> {
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, self.writable)
+        // Shared views are always writable (`Block::shared`); a constant
+        // here lets LLVM drop the stores' test.
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, None, spec, true)
+    }
+
+    /// [`View::span`] for the threads of `x` only
+    /// (a narrowed loop's, see [`Block::threads_x_range`]): only those
+    /// threads may use the span (another's access is a fault).
+    #[inline(always)]
+    pub fn span_x<const N: usize>(
+        &self,
+        blk: &'b Block<'b>,
+        x: XRange,
+        spec: [(SpanAxis, isize, isize); N],
+    ) -> Option<Span<'b, T>> {
+        if !x.is_of(blk) {
+            return None;
+        }
+        Span::checked(
+            self.ptr,
+            self.len,
+            self.ndim,
+            self.dims,
+            blk,
+            Some((x.x0, x.x1)),
+            spec,
+            true,
+        )
     }
 }
 
@@ -252,7 +296,7 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true)
+        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, None, spec, true)
     }
 }
 
@@ -269,13 +313,15 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         ndim: u8,
         dims: [usize; 3],
         blk: &'b Block<'b>,
+        x: Option<(usize, usize)>,
         spec: [(SpanAxis, isize, isize); N],
         writable: bool,
     ) -> Option<Span<'b, T>> {
         // A 1-D array's extent as `len`, what the kernel's `a.len()` reads.
         let d1 = [len];
         let extents = if ndim == 1 { &d1[..] } else { &dims[..usize::from(ndim)] };
-        let pos = covers(blk, extents, spec)?;
+        let pos = covers(blk, extents, x, spec)?;
+        let (x0, x1) = x.unwrap_or((0, 0));
         Some(Span {
             ptr,
             d1: dims[1],
@@ -284,6 +330,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // `covers` checked `N` is the array's number of dimensions.
             ndim: N as u8,
             writable,
+            narrow: x.is_some(),
+            x0,
+            x1,
             block: blk,
             _borrow: PhantomData,
         })
@@ -295,6 +344,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     #[inline(always)]
     fn offset<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N]) -> Option<usize> {
         if !t.is_in(self.block) || N != usize::from(self.ndim) {
+            return None;
+        }
+        if self.narrow && !(self.x0..self.x1).contains(&t.tid[0]) {
             return None;
         }
         let mut off = 0usize;
@@ -336,7 +388,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // is `!Send`, as is the view it came from).
             Some(off) => unsafe { self.ptr.add(off).read() },
             None => {
-                self.refused(*t);
+                Self::refused(t);
                 T::default()
             }
         }
@@ -352,13 +404,14 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // from shared views (memory of the block's one OS thread, accessed
             // by raw pointers only, never through a reference).
             Some(off) if self.writable => unsafe { self.ptr.add(off).write(v) },
-            _ => self.refused(*t),
+            _ => Self::refused(t),
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn refused(self, t: Thread<'_>) {
+    // The thread by reference and no `self`: the span stays in registers.
+    fn refused(t: &Thread<'_>) {
         t.fault("an access outside the block span it was checked for; nothing was accessed (gpujit bug)");
     }
 }
