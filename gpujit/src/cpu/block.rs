@@ -39,8 +39,9 @@ pub struct Block<'a> {
     /// (counted per rayon job, not per block: no shared atomic per block).
     pub(super) narrowed: Cell<bool>,
     pub(super) lockstep: Cell<bool>,
-    /// Whether the block ran on block spans (`span.rs`), counted the same way.
-    pub(super) span: Cell<bool>,
+    /// How many thread loops of the block ran on block spans (`span.rs`):
+    /// the whole block of a barrier-free kernel, or parts of a split one.
+    pub(super) span: Cell<usize>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -109,11 +110,11 @@ impl<'a> Block<'a> {
         self.lockstep.set(true);
     }
 
-    /// Counts this block as one that runs on block spans (for tests; see
-    /// `last_launch_span_blocks`).
+    /// Counts a thread loop of this block that ran on block spans (for
+    /// tests; see `last_launch_span_blocks` and `last_launch_span_loops`).
     #[inline]
     pub fn span_block(&self) {
-        self.span.set(true);
+        self.span.set(self.span.get() + 1);
     }
 
     /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then
