@@ -315,6 +315,37 @@ pub fn span_ident(p: usize) -> Ident {
     format_ident!("gj_span_{}", p, span = Span::mixed_site())
 }
 
+/// The extent `a.len()` (`None`) or `a.dim(d)` of parameter `p`, read once
+/// per block before the fast loop: the kernel's guards (`if i < n`) then
+/// compare with the very value the block's range check used, which LLVM
+/// can fold (it cannot reload one a store in the loop may have changed).
+pub fn extent_ident(p: usize, d: Option<usize>) -> Ident {
+    match d {
+        None => format_ident!("gj_len_{}", p, span = Span::mixed_site()),
+        Some(d) => format_ident!("gj_dim_{}_{}", p, d, span = Span::mixed_site()),
+    }
+}
+
+/// The bindings of every array parameter's extents (`len()` and each
+/// `dim(d)`; what the loop does not read LLVM drops): the loop's own, its
+/// bounds', and those of rematerialized locals from other parts.
+fn extents(k: &Kernel) -> TokenStream {
+    let mut ts = TokenStream::new();
+    for (p, param) in k.params.iter().enumerate() {
+        let ParamKind::Array { ndim, .. } = param.kind else {
+            continue;
+        };
+        let view = ident(&param.name);
+        let len = extent_ident(p, None);
+        ts.extend(quote! { #[allow(unused_variables)] let #len: usize = #view.len(); });
+        for d in 0..ndim {
+            let e = extent_ident(p, Some(d));
+            ts.extend(quote! { #[allow(unused_variables)] let #e: usize = #view.dim(#d); });
+        }
+    }
+    ts
+}
+
 /// The span of shared array `s` in the fast loop.
 pub fn shared_span_ident(s: usize) -> Ident {
     format_ident!("gj_sspan_{}", s, span = Span::mixed_site())
@@ -365,7 +396,6 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for (p, spec) in plan.arrays.iter().enumerate() {
         let Some(spec) = spec else { continue };
-        let view = ident(&k.params[p].name);
         let ParamKind::Array { mutable, ndim, .. } = k.params[p].kind else {
             continue;
         };
@@ -375,11 +405,7 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
             .filter(|(_, s)| s.axis != CONST)
             .map(|(pos, s)| (pos, (s.axis, s.lit_range())))
         {
-            let extent = if ndim == 1 {
-                quote! { #view.len() }
-            } else {
-                quote! { #view.dim(#pos) }
-            };
+            let extent = extent_ident(p, (ndim != 1).then_some(pos));
             let (lo, hi) = if mutable {
                 widest.iter().find(|w| w.0 == a).map_or((lo, hi), |w| (w.1, w.2))
             } else {
@@ -448,7 +474,9 @@ fn choose(
     let (names, makes) = makes(k, plan, x);
     let bounds = bounds(k, plan);
     let fast = fast(&bounds);
+    let extents = extents(k);
     quote! {
+        #extents
         if let (false, true, #(::core::option::Option::Some(#names),)*) = (#blk.force_coroutines(), #blk.within(&[#(#bounds),*]), #(#makes,)*) {
             #fast
             // After the loop: an atomic before it would make LLVM reload
