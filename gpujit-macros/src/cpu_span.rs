@@ -1,8 +1,13 @@
 //! Block spans for the CPU backend (issue #7): a barrier-free kernel's
-//! thread loop, emitted a second time with unchecked accesses, taken by the
-//! blocks where one range check per array shows every classified access in
-//! bounds for every thread (`gpujit/src/cpu/span.rs`). Edge blocks, and every
-//! block under `GPUJIT_CPU_EXEC=coroutines`, run the checked loop.
+//! thread loop, or one barrier-free part of a split kernel (narrowed or
+//! not), emitted a second time with unchecked accesses, taken by the blocks
+//! where one range check per array shows every classified access in bounds
+//! for every thread the loop runs (`gpujit/src/cpu/span.rs`). Edge blocks,
+//! and every block under `GPUJIT_CPU_EXEC=coroutines`, run the checked loop.
+//!
+//! Shared arrays take spans too, indexed by `threadIdx` plus or minus a
+//! literal, or plus a block-uniform `usize` local in a narrowed part
+//! (`cache[tid + stride]`), whose value the block binds before the loop.
 //!
 //! An access is classified when each index is the thread's own index on an
 //! axis plus or minus an integer literal (`x`, `y - 1`, with `x` a local

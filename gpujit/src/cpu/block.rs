@@ -52,15 +52,17 @@ impl fmt::Debug for Block<'_> {
 
 /// A range of `threadIdx.x` in one block, `x0 <= x1 <= blockDim.x`, made by
 /// [`Block::x_range`] only: the threads of a narrowed loop with block spans.
+/// It cannot outlive its block (so no later block can reuse its address).
 #[derive(Debug, Clone, Copy)]
-pub struct XRange {
+pub struct XRange<'b> {
     pub(super) x0: usize,
     pub(super) x1: usize,
     /// The block it was made for (compared, never dereferenced).
     block: *const (),
+    _block: std::marker::PhantomData<&'b ()>,
 }
 
-impl XRange {
+impl XRange<'_> {
     /// Whether this range was made by block `b`.
     #[inline(always)]
     pub(super) fn is_of(&self, b: &Block<'_>) -> bool {
@@ -225,7 +227,7 @@ impl<'a> Block<'a> {
     /// The range of `threadIdx.x` that [`Block::threads_x_in`] runs for
     /// `lo..hi`, clamped to the block.
     #[inline(always)]
-    pub fn x_range(&self, lo: i128, hi: i128) -> XRange {
+    pub fn x_range(&self, lo: i128, hi: i128) -> XRange<'_> {
         let bx = self.launch.block[0];
         // Both in `0..=bx` (at most 1024), so the conversions cannot fail.
         let clamp = |v: i128| usize::try_from(v.clamp(0, bx as i128)).unwrap_or(0);
@@ -234,6 +236,7 @@ impl<'a> Block<'a> {
             x0: clamp(lo).min(x1),
             x1,
             block: std::ptr::from_ref(self).cast(),
+            _block: std::marker::PhantomData,
         }
     }
 
@@ -242,7 +245,7 @@ impl<'a> Block<'a> {
     /// spans were checked for the threads of `x`. A range made for another
     /// block runs no thread.
     #[inline(always)]
-    pub fn threads_x_range(&'a self, x: XRange, mut f: impl FnMut(&Thread<'a>)) {
+    pub fn threads_x_range(&'a self, x: XRange<'_>, mut f: impl FnMut(&Thread<'a>)) {
         if !x.is_of(self) {
             return;
         }

@@ -261,7 +261,7 @@ impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
     pub fn span_x<const N: usize>(
         &self,
         blk: &'b Block<'b>,
-        x: XRange,
+        x: XRange<'_>,
         spec: [(SpanAxis, isize, isize); N],
     ) -> Option<Span<'b, T>> {
         if !x.is_of(blk) {
