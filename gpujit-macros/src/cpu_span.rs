@@ -240,9 +240,12 @@ fn tid_locals(k: &Kernel) -> Vec<Option<Axis>> {
     tid
 }
 
+/// What `plan_of`'s walk calls on each statement.
+type StmtVisitor<'v> = &'v mut dyn FnMut(&Stmt);
+
 /// The span plan of the statements `visit` walks (each nested statement
 /// once).
-fn plan_of(k: &Kernel, uni: &[LocalId], visit: &mut dyn FnMut(&mut dyn FnMut(&Stmt))) -> Option<SpanPlan> {
+fn plan_of(k: &Kernel, uni: &[LocalId], visit: &mut dyn FnMut(StmtVisitor)) -> Option<SpanPlan> {
     let own = own_locals(k);
     let tid = tid_locals(k);
     let owned = owned_params(k);

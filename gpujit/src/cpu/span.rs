@@ -237,7 +237,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, None, spec, false)
+        Span::checked(self.ptr, (self.len, self.ndim, self.dims), blk, None, spec, false)
     }
 }
 
@@ -251,7 +251,7 @@ impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
     pub fn span<const N: usize>(&self, blk: &'b Block<'b>, spec: [(SpanAxis, isize, isize); N]) -> Option<Span<'b, T>> {
         // Shared views are always writable (`Block::shared`); a constant
         // here lets LLVM drop the stores' test.
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, None, spec, true)
+        Span::checked(self.ptr, (self.len, self.ndim, self.dims), blk, None, spec, true)
     }
 
     /// [`View::span`] for the threads of `x` only
@@ -269,9 +269,7 @@ impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
         }
         Span::checked(
             self.ptr,
-            self.len,
-            self.ndim,
-            self.dims,
+            (self.len, self.ndim, self.dims),
             blk,
             Some((x.x0, x.x1)),
             spec,
@@ -296,22 +294,20 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, None, spec, true)
+        Span::checked(self.ptr, (self.len, self.ndim, self.dims), self.block, None, spec, true)
     }
 }
 
 impl<'b, T: DeviceScalar> Span<'b, T> {
-    /// The span of an array of `len` elements at `ptr` with `ndim`
-    /// dimensions `dims` (past `ndim`: 1) for block `blk`, if `covers` shows
+    /// The span of an array at `ptr` of `shape` = `(len, ndim, dims)`: `len`
+    /// elements, `ndim` dimensions `dims` (past `ndim`: 1), for block `blk`, if `covers` shows
     /// every position of `spec` inside the array for every thread of `blk`.
     /// `writable` only for an own-index view in plain mode at its own index,
     /// or a shared array (plain memory of the block's OS thread).
     #[inline(always)]
     fn checked<const N: usize>(
         ptr: *mut T,
-        len: usize,
-        ndim: u8,
-        dims: [usize; 3],
+        (len, ndim, dims): (usize, u8, [usize; 3]),
         blk: &'b Block<'b>,
         x: Option<(usize, usize)>,
         spec: [(SpanAxis, isize, isize); N],
