@@ -223,11 +223,13 @@ impl<'a> Emitter<'a> {
     /// The span and positions of an access to `a` at `idx`, if it takes a
     /// span (the fast loop of `cpu_span`).
     fn span_access(&self, a: ArrayRef, idx: &[Expr]) -> Option<(Ident, TokenStream)> {
-        let (ArrayRef::Param(p), Some(plan)) = (a, &self.spans) else {
-            return None;
+        let pos = self.spans.as_ref()?.access(a, idx)?;
+        let span = match a {
+            ArrayRef::Param(p) => crate::cpu_span::span_ident(p),
+            ArrayRef::Shared(s) => crate::cpu_span::shared_span_ident(s),
+            _ => return None,
         };
-        let pos = plan.access(p, idx)?;
-        Some((crate::cpu_span::span_ident(p), crate::cpu_span::index_tokens(&pos)))
+        Some((span, crate::cpu_span::index_tokens(&pos)))
     }
 
     /// Numbers the `syncthreads()` sites from `first` (a device function's
@@ -720,6 +722,11 @@ impl<'a> Emitter<'a> {
                 let idx = idx.iter().map(|x| self.expr(x));
                 quote! { #view.#ld(#t, #(#idx),*) }
             }
+            // In a span loop: read once per block (see `cpu_span::extents`).
+            ExprKind::Len(p) if self.spans.is_some() => {
+                let e = crate::cpu_span::extent_ident(*p, None);
+                quote! { #e }
+            }
             ExprKind::Len(p) => {
                 let name = ident(&self.k.params[*p].name);
                 quote! { #name.len() }
@@ -731,6 +738,10 @@ impl<'a> Emitter<'a> {
                 let site = self.next_site();
                 let m = ident(v.rust_name());
                 quote! { #t.#m(#site, #p) }
+            }
+            ExprKind::Dim(p, d) if self.spans.is_some() => {
+                let e = crate::cpu_span::extent_ident(*p, Some(*d));
+                quote! { #e }
             }
             ExprKind::Dim(p, d) => {
                 let name = ident(&self.k.params[*p].name);
