@@ -34,6 +34,7 @@ fn main() -> std::process::ExitCode {
             cpu => a_store_next_to_the_loop_index_stays_checked,
             cpu => a_launch_with_two_rows_of_threads_is_right_without_spans,
             cpu => out_of_range_in_the_last_round_is_a_fault_with_coordinates,
+            cpu => a_round_at_the_top_of_usize_is_a_fault_not_a_wild_read,
         ],
     )
 }
@@ -496,4 +497,55 @@ fn out_of_range_in_the_last_round_is_a_fault_with_coordinates() {
     assert_eq!(spans, expected(2), "rounds 0..3 are full and in bounds");
     let want: Vec<u16> = (1..=200).collect();
     assert_eq!(a.1, want);
+}
+
+/// Sums `x` over an inclusive grid-stride loop.
+#[gpu_kernel]
+fn sum_inclusive(x: &[u32], y: &mut [u32], n: usize, step: usize) {
+    let mut acc = 0u32;
+    for i in (grid(1)..=n).step_by(step) {
+        acc = acc.wrapping_add(x[i]);
+    }
+    let g = grid(1);
+    if g < y.len() {
+        y[g] = acc;
+    }
+}
+
+/// [`sum_inclusive`] read 2^20 elements back (the widest offset a span takes).
+#[gpu_kernel]
+fn sum_inclusive_back(x: &[u32], y: &mut [u32], n: usize, step: usize) {
+    let mut acc = 0u32;
+    for i in (grid(1)..=n).step_by(step) {
+        acc = acc.wrapping_add(x[i - 1048576]);
+    }
+    let g = grid(1);
+    if g < y.len() {
+        y[g] = acc;
+    }
+}
+
+fn a_round_at_the_top_of_usize_is_a_fault_not_a_wild_read() {
+    // With `..=usize::MAX` and a step of `usize::MAX - (threads - 1)`, round
+    // 1 is full and its last element is `usize::MAX` itself: the round's
+    // span must not be taken (its end, one past `usize::MAX`, does not fit),
+    // and every thread's second read is out of range (with the offset: far
+    // before the array, so a wild read would crash).
+    for (threads, back) in [(64usize, false), (1024, false), (1024, true), (64, true)] {
+        let x: Vec<u32> = (0..1000).collect();
+        let step = usize::MAX - (threads - 1);
+        let (a, lockstep, _, b) = on_both_paths(|| -> (String, Vec<u32>) {
+            let dx = to_device(&x).unwrap();
+            let mut dy = zeros::<u32>(threads).unwrap();
+            let run = if back {
+                sum_inclusive_back![1, threads](&dx, &mut dy, usize::MAX, step)
+            } else {
+                sum_inclusive![1, threads](&dx, &mut dy, usize::MAX, step)
+            };
+            (run.unwrap_err().to_string(), dy.copy_to_host().unwrap())
+        });
+        assert!(a.0.contains("out of bounds for global array `x`"), "{}", a.0);
+        assert_eq!(a, b, "threads {threads}, back {back}");
+        assert_eq!(lockstep, expected(1), "the loop ran in rounds");
+    }
 }

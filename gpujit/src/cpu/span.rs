@@ -135,8 +135,14 @@ fn covers<const N: usize>(
     for (k, (&(axis, lo, hi), &d)) in spec.iter().zip(dims).enumerate() {
         match axis {
             OWN_X | OWN_Y | OWN_Z => {
-                let a = usize::from(axis);
-                if !axis_within(blk.base[a].checked_add(scope.shift)?, blk.launch.block[a], lo, hi, d) {
+                let (a, n) = (usize::from(axis), blk.launch.block[usize::from(axis)]);
+                // A grid-stride round's shift can carry the block's indices
+                // to the top of `usize` (`..=usize::MAX`): `axis_within`
+                // needs `base + n` to fit.
+                let base = blk.base[a]
+                    .checked_add(scope.shift)
+                    .filter(|b| b.checked_add(n).is_some())?;
+                if !axis_within(base, n, lo, hi, d) {
                     return None;
                 }
             }
@@ -180,9 +186,12 @@ fn axis_within(base: usize, n: usize, lo: isize, hi: isize, d: usize) -> bool {
 fn own_end(base: usize, n: usize) -> usize {
     #[cfg(target_pointer_width = "64")]
     {
-        // SAFETY: `base` and `n` come from a validated launch (only the
-        // runtime makes blocks): `base < 2^31 * 1024` and `n <= 1024`, so the
-        // sum is far below `usize::MAX`. An add LLVM knows does not wrap (see
+        // SAFETY: `n` is a `blockDim` and `base` a block's
+        // `blockIdx * blockDim` from a validated launch (only the runtime
+        // makes blocks): `base < 2^31 * 1024` and `n <= 1024`, so the sum is
+        // far below `usize::MAX`. The one caller that adds a grid-stride
+        // round's shift to `base` (`covers`) checks first that `base + n`
+        // fits. An add LLVM knows does not wrap (see
         // `Thread::own`).
         unsafe { base.unchecked_add(n) }
     }
