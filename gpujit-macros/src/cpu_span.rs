@@ -665,13 +665,43 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
     choose(k, &plan, None, fast, checked)
 }
 
+/// Whether every access to a parameter or shared array in `stmts` takes a
+/// span of `plan`. A part with checked accesses left gains little from its
+/// span copy, and its `checked` loop may have a faster form of its own (the
+/// tiled matmul's tile loads: 4x slower on spans than in `Block::threads_fit`).
+fn all_on_spans(plan: &SpanPlan, stmts: &[&Stmt]) -> bool {
+    let mut all = true;
+    let mut note = |a: ArrayRef, idx: &[Expr]| {
+        if matches!(a, ArrayRef::Param(_) | ArrayRef::Shared(_)) && plan.access(a, idx).is_none() {
+            all = false;
+        }
+    };
+    for s in stmts {
+        each_stmt(s, &mut |s| {
+            if let Stmt::Assign {
+                place: Place::Elem(a, idx),
+                ..
+            } = s
+            {
+                note(*a, idx);
+            }
+            each_expr(s, &mut |e| match &e.kind {
+                ExprKind::Load(a, idx) => note(*a, idx),
+                ExprKind::Atomic(_, a, idx, _) => note(*a, idx),
+                _ => {}
+            });
+        });
+    }
+    all
+}
+
 /// One barrier-free part `stmts` of a split kernel, run by `checked` (its
 /// thread loop as `em` emits it), preceded by its span version when the
 /// part has arrays with spans (not in kernels whose threads may return:
 /// their parts skip exited threads).
 pub fn versioned_part(em: &Emitter, stmts: &[&Stmt], checked: TokenStream) -> TokenStream {
     let plan = match plan_part(em.k, stmts, &[]) {
-        Some(plan) if !em.track_exit => plan,
+        Some(plan) if !em.track_exit && all_on_spans(&plan, stmts) => plan,
         _ => return checked,
     };
     let (blk, t) = (block_ident(), thread_ident());
