@@ -139,9 +139,10 @@ fn covers<const N: usize>(
                 // A grid-stride round's shift can carry the block's indices
                 // to the top of `usize` (`..=usize::MAX`): `axis_within`
                 // needs `base + n` to fit.
-                let base = blk.base[a]
-                    .checked_add(scope.shift)
-                    .filter(|b| b.checked_add(n).is_some())?;
+                let base = blk.base[a].checked_add(scope.shift)?;
+                if scope.shift != 0 && base.checked_add(n).is_none() {
+                    return None;
+                }
                 if !axis_within(base, n, lo, hi, d) {
                     return None;
                 }
