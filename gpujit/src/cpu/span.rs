@@ -643,7 +643,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // from).
             Some(off) => unsafe { self.ptr.add(off).read() },
             None => {
-                Self::refused(t);
+                self.refused(*t);
                 T::default()
             }
         }
@@ -660,14 +660,13 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // views (memory of the block's one OS thread, accessed by raw
             // pointers only, never through a reference).
             Some(off) if self.writable => unsafe { self.ptr.add(off).write(v) },
-            _ => Self::refused(t),
+            _ => self.refused(*t),
         }
     }
 
     #[cold]
     #[inline(never)]
-    // The thread by reference and no `self`: the span stays in registers.
-    fn refused(t: &Thread<'_>) {
+    fn refused(self, t: Thread<'_>) {
         t.fault("an access outside the block span it was checked for; nothing was accessed (gpujit bug)");
     }
 }
