@@ -118,7 +118,7 @@ impl<T> std::fmt::Debug for Span<'_, T> {
 /// `scope.x`: the range of `threadIdx.x` to check `TID_X` positions for (the
 /// whole block when `None`).
 #[inline(always)]
-fn covers<const N: usize>(
+fn covers<const N: usize, const SHARED: bool>(
     blk: &Block<'_>,
     dims: &[usize],
     scope: Scope,
@@ -134,7 +134,7 @@ fn covers<const N: usize>(
     }; 3];
     for (k, (&(axis, lo, hi), &d)) in spec.iter().zip(dims).enumerate() {
         match axis {
-            OWN_X | OWN_Y | OWN_Z => {
+            OWN_X | OWN_Y | OWN_Z if !SHARED => {
                 let (a, n) = (usize::from(axis), blk.launch.block[usize::from(axis)]);
                 // A grid-stride round's shift can carry the block's indices
                 // to the top of `usize` (`..=usize::MAX`): `axis_within`
@@ -147,7 +147,7 @@ fn covers<const N: usize>(
                     return None;
                 }
             }
-            TID_X | TID_Y | TID_Z => {
+            TID_X | TID_Y | TID_Z if SHARED => {
                 let a = usize::from(axis - TID_X);
                 let (first, n) = match scope.x {
                     Some((x0, x1)) if a == 0 => (x0, x1.saturating_sub(x0)),
@@ -373,7 +373,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(
+        Span::checked::<N, false>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             blk,
@@ -404,7 +404,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
             shift: r.checked_mul(step)?,
             ..Scope::BLOCK
         };
-        Span::checked(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
+        Span::checked::<N, false>(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
     }
 
     /// [`View::span`] for one round of a loop that block `blk` runs in
@@ -428,7 +428,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
             uniform,
             ..Scope::BLOCK
         };
-        Span::checked(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
+        Span::checked::<N, false>(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
     }
 }
 
@@ -442,7 +442,7 @@ impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
     pub fn span<const N: usize>(&self, blk: &'b Block<'b>, spec: [(SpanAxis, isize, isize); N]) -> Option<Span<'b, T>> {
         // Shared views are always writable (`Block::shared`); a constant
         // here lets LLVM drop the stores' test.
-        Span::checked(
+        Span::checked::<N, true>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             blk,
@@ -465,7 +465,7 @@ impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
         if !x.is_of(blk) {
             return None;
         }
-        Span::checked(
+        Span::checked::<N, true>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             blk,
@@ -495,7 +495,7 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own {
             return None;
         }
-        Span::checked(
+        Span::checked::<N, false>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             self.block,
@@ -528,7 +528,7 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
             shift: r.checked_mul(step)?,
             ..Scope::BLOCK
         };
-        Span::checked(
+        Span::checked::<N, false>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             self.block,
@@ -548,7 +548,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// (plain memory of the block's OS thread); `scope` says what else the
     /// span is checked for.
     #[inline(always)]
-    fn checked<const N: usize>(
+    fn checked<const N: usize, const SHARED: bool>(
         ptr: *mut T,
         (len, ndim, dims): (usize, u8, [usize; 3]),
         blk: &'b Block<'b>,
@@ -559,7 +559,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         // A 1-D array's extent as `len`, what the kernel's `a.len()` reads.
         let d1 = [len];
         let extents = if ndim == 1 { &d1[..] } else { &dims[..usize::from(ndim)] };
-        let pos = covers(blk, extents, scope, spec)?;
+        let pos = covers::<N, SHARED>(blk, extents, scope, spec)?;
         let (x0, x1) = scope.x.unwrap_or((0, 0));
         Some(Span {
             ptr,
