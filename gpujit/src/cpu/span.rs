@@ -116,7 +116,11 @@ impl<T> std::fmt::Debug for Span<'_, T> {
 /// against).
 ///
 /// `scope.x`: the range of `threadIdx.x` to check `TID_X` positions for (the
-/// whole block when `None`).
+/// whole block when `None`). `SHARED`: a shared array's span, whose
+/// positions are `threadIdx` ones ([`TID_X`], ...), never own ones; a global
+/// array's has own ones only. (A constant, so that each span's `covers` has
+/// only its arms: with the `threadIdx` arm in every one, LLVM stopped
+/// folding the fast loop's range checks of global spans.)
 #[inline(always)]
 fn covers<const N: usize, const SHARED: bool>(
     blk: &Block<'_>,
@@ -664,6 +668,10 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         }
     }
 
+    // The thread by value, as every fault path on a fast loop takes it: a
+    // reference would let the `Thread` the loop builds for each iteration
+    // escape, so LLVM would keep it in a stack slot written per thread and
+    // not vectorize (naive matmul and grid-stride rounds lost their `mulps`).
     #[cold]
     #[inline(never)]
     fn refused(self, t: Thread<'_>) {
