@@ -55,7 +55,11 @@ fn expected(loops: usize) -> usize {
 /// on the reference path, which runs none.
 fn on_both_paths<T>(loops: usize, f: impl Fn() -> T) -> (T, T) {
     let fast = f();
-    assert_eq!(last_launch_span_loops(), expected(loops), "thread loops that ran on spans");
+    assert_eq!(
+        last_launch_span_loops(),
+        expected(loops),
+        "thread loops that ran on spans"
+    );
     let reference = with_forced_coroutines(&f);
     assert_eq!(last_launch_span_loops(), 0, "the reference path ran on spans");
     assert_eq!(last_launch_span_blocks(), 0, "the reference path ran on spans");

@@ -860,8 +860,14 @@ fn spans_check_their_block_and_positions() {
         };
         assert!(xv.span(b, [(OWN_X, 0, 0), (OWN_X, 0, 0)]).is_none(), "wrong dimensions");
         // `threadIdx` positions are shared arrays' (in range here: 32 < 64).
-        assert!(xv.span(b, [(crate::cpu::TID_X, 0, 0)]).is_none(), "a global span at threadIdx");
-        assert!(v.span([(crate::cpu::TID_X, 0, 0)]).is_none(), "an own-index span at threadIdx");
+        assert!(
+            xv.span(b, [(crate::cpu::TID_X, 0, 0)]).is_none(),
+            "a global span at threadIdx"
+        );
+        assert!(
+            v.span([(crate::cpu::TID_X, 0, 0)]).is_none(),
+            "an own-index span at threadIdx"
+        );
         b.threads(|t| {
             sv.st(t, [(OWN_X, 0)], sx.ld(t, [(OWN_X, 0)]) * 2);
             // A position the span was not checked for: refused.
@@ -901,7 +907,10 @@ fn shared_spans_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
             assert!(s.span(b, [(CONST, 64, 64)]).is_none());
             // Own positions are global arrays' (in range here: block 0's
             // own indices are its thread indices).
-            assert!(s.span(b, [(crate::cpu::OWN_X, 0, 0)]).is_none(), "a shared span at the own index");
+            assert!(
+                s.span(b, [(crate::cpu::OWN_X, 0, 0)]).is_none(),
+                "a shared span at the own index"
+            );
             assert!(s.span_x(b, b.x_range(0, 8), [(crate::cpu::OWN_X, 0, 0)]).is_none());
             let Some(all) = s.span(b, [(TID_X, 0, 0)]) else {
                 panic!("in-range span refused");
