@@ -1,8 +1,13 @@
 //! Block spans for the CPU backend (issue #7): a barrier-free kernel's
-//! thread loop, emitted a second time with unchecked accesses, taken by the
-//! blocks where one range check per array shows every classified access in
-//! bounds for every thread (`gpujit/src/cpu/span.rs`). Edge blocks, and every
-//! block under `GPUJIT_CPU_EXEC=coroutines`, run the checked loop.
+//! thread loop, or one barrier-free part of a split kernel (narrowed or
+//! not), emitted a second time with unchecked accesses, taken by the blocks
+//! where one range check per array shows every classified access in bounds
+//! for every thread the loop runs (`gpujit/src/cpu/span.rs`). Edge blocks,
+//! and every block under `GPUJIT_CPU_EXEC=coroutines`, run the checked loop.
+//!
+//! Shared arrays take spans too, indexed by `threadIdx` plus or minus a
+//! literal, or plus a block-uniform `usize` local in a narrowed part
+//! (`cache[tid + stride]`), whose value the block binds before the loop.
 //!
 //! An access is classified when each index is the thread's own index on an
 //! axis plus or minus an integer literal (`x`, `y - 1`, with `x` a local
@@ -23,7 +28,7 @@ use crate::visit::{each_expr, each_stmt, each_stmt_in_block};
 /// `SpanAxis` values of the runtime (`OWN_X`, `OWN_Y`, `OWN_Z`, `CONST`,
 /// `UNIFORM`).
 const CONST: u8 = 3;
-const UNIFORM: u8 = 4;
+const UNIFORM: u8 = 7;
 
 /// The largest offset taken (keeps every bound far inside `isize`).
 const MAX_OFFSET: i128 = 1 << 20;
@@ -31,10 +36,16 @@ const MAX_OFFSET: i128 = 1 << 20;
 /// Which arrays of a kernel run on spans in the fast loop.
 #[derive(Debug, Clone)]
 pub struct SpanPlan {
-    /// Per parameter: per position, the axis and least and greatest offset
-    /// of its classified accesses; `None` if it has no span.
-    arrays: Vec<Option<Vec<(u8, i128, i128)>>>,
+    /// Per parameter: per position, the axis and the offsets of its
+    /// classified accesses; `None` if it has no span.
+    arrays: Vec<Option<Vec<PosSpec>>>,
+    /// The same per shared array (indexed by `threadIdx` or a literal).
+    shared: Vec<Option<Vec<PosSpec>>>,
     own: Vec<Option<Axis>>,
+    tid: Vec<Option<Axis>>,
+    /// Block-uniform `usize` locals a shared array's `threadIdx` may be
+    /// offset by (a narrowed part's `tid + stride`; see `narrow`).
+    uni: Vec<LocalId>,
     /// The counter of a loop run in lockstep, one round per span (see
     /// `loop_plan`): an index that is this local is `UNIFORM`.
     uniform: Option<LocalId>,
@@ -44,6 +55,79 @@ pub struct SpanPlan {
     shifted: bool,
 }
 
+/// The offset of one position of a classified access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Off {
+    /// An integer literal (negative: subtracted).
+    Lit(i128),
+    /// A block-uniform local, bound as `uni_ident` before the thread loop.
+    Uni(LocalId),
+}
+
+/// What the accesses at one position of an array use: the axis, the least
+/// and greatest literal offset (if any) and the uniform locals.
+#[derive(Debug, Clone)]
+struct PosSpec {
+    axis: u8,
+    lits: Option<(i128, i128)>,
+    unis: Vec<LocalId>,
+}
+
+impl PosSpec {
+    fn new(axis: u8, o: Off) -> Self {
+        let mut p = PosSpec {
+            axis,
+            lits: None,
+            unis: Vec::new(),
+        };
+        p.add(o);
+        p
+    }
+
+    fn add(&mut self, o: Off) {
+        match o {
+            Off::Lit(v) => self.lits = Some(self.lits.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v)))),
+            Off::Uni(u) if !self.unis.contains(&u) => self.unis.push(u),
+            Off::Uni(_) => {}
+        }
+    }
+
+    /// The literal range (parameters' positions only have literals).
+    fn lit_range(&self) -> (i128, i128) {
+        self.lits.unwrap_or((0, 0))
+    }
+
+    /// The least and greatest offset as `isize` expressions.
+    fn bounds_tokens(&self) -> (TokenStream, TokenStream) {
+        let mut lo: Vec<TokenStream> = Vec::new();
+        let mut hi: Vec<TokenStream> = Vec::new();
+        if let Some((l, h)) = self.lits {
+            lo.push(isize_tokens(l));
+            hi.push(isize_tokens(h));
+        }
+        for &u in &self.unis {
+            let id = uni_ident(u);
+            lo.push(quote! { #id });
+            hi.push(quote! { #id });
+        }
+        let fold = |v: Vec<TokenStream>, f: TokenStream| {
+            let mut it = v.into_iter();
+            let first = it.next().unwrap_or_else(|| quote! { 0isize });
+            it.fold(first, |a, b| quote! { ::core::cmp::#f(#a, #b) })
+        };
+        (fold(lo, quote! { min }), fold(hi, quote! { max }))
+    }
+}
+
+/// The `isize` value of block-uniform local `id` in a narrowed part with
+/// spans (see `narrow`).
+pub fn uni_ident(id: LocalId) -> Ident {
+    format_ident!("gj_u_{}", id, span = Span::mixed_site())
+}
+
+/// `SpanAxis` of `threadIdx.x` (then y, z).
+const TID: u8 = 4;
+
 fn axis_code(a: Axis) -> u8 {
     match a {
         Axis::X => 0,
@@ -52,50 +136,64 @@ fn axis_code(a: Axis) -> u8 {
     }
 }
 
-/// `e` as `(axis, offset)`: own index plus or minus a literal, a literal,
-/// or the lockstep loop's counter `uniform`.
-fn classify(own: &[Option<Axis>], uniform: Option<LocalId>, shifted: bool, e: &Expr) -> Option<(u8, i128)> {
-    if let (ExprKind::Local(id), Some(u)) = (&e.kind, uniform) {
-        if *id == u && e.ty == Ty::Scalar(Scalar::Usize) {
-            return Some((UNIFORM, 0));
-        }
-    }
-    let own_axis = |e: &Expr| match &e.kind {
-        ExprKind::Grid(a) if !shifted => Some(axis_code(*a)),
-        ExprKind::Local(id) => own.get(*id).copied().flatten().map(axis_code),
-        _ => None,
-    };
-    let lit = |e: &Expr| match e.kind {
-        ExprKind::Lit(Lit::Int(v)) if e.ty == Ty::Scalar(Scalar::Usize) && (0..=MAX_OFFSET).contains(&v) => Some(v),
-        _ => None,
-    };
-    let r = match &e.kind {
-        ExprKind::Lit(_) => (CONST, lit(e)?),
-        ExprKind::Binary(BinOp::Add, a, b) => match (own_axis(a), own_axis(b)) {
-            (Some(ax), None) => (ax, lit(b)?),
-            (None, Some(ax)) => (ax, lit(a)?),
-            _ => return None,
-        },
-        ExprKind::Binary(BinOp::Sub, a, b) => (own_axis(a)?, -lit(b)?),
-        _ => (own_axis(e)?, 0),
-    };
-    Some(r)
-}
-
 impl SpanPlan {
+    /// `e` as `(axis, offset)`: own index plus or minus a literal, a literal,
+    /// or the lockstep loop's counter `uniform`. With `shared`, `threadIdx`
+    /// (through `tid`) instead of the own index.
+    fn classify(&self, shared: bool, e: &Expr) -> Option<(u8, Off)> {
+        if let (ExprKind::Local(id), Some(u), false) = (&e.kind, self.uniform, shared) {
+            if *id == u && e.ty == Ty::Scalar(Scalar::Usize) {
+                return Some((UNIFORM, Off::Lit(0)));
+            }
+        }
+        let own_axis = |e: &Expr| match (&e.kind, shared) {
+            (ExprKind::Grid(a), false) if !self.shifted => Some(axis_code(*a)),
+            (ExprKind::Local(id), false) => self.own.get(*id).copied().flatten().map(axis_code),
+            (ExprKind::Local(id), true) => self.tid.get(*id).copied().flatten().map(|a| TID + axis_code(a)),
+            (_, true) => thread_axis(e).map(|a| TID + axis_code(a)),
+            _ => None,
+        };
+        let lit = |e: &Expr| match e.kind {
+            ExprKind::Lit(Lit::Int(v)) if e.ty == Ty::Scalar(Scalar::Usize) && (0..=MAX_OFFSET).contains(&v) => Some(v),
+            _ => None,
+        };
+        // A shared array's `threadIdx` offset by a uniform `usize` local.
+        let off = |e: &Expr| match &e.kind {
+            ExprKind::Local(id) if shared && self.uni.contains(id) && e.ty == Ty::Scalar(Scalar::Usize) => {
+                Some(Off::Uni(*id))
+            }
+            _ => lit(e).map(Off::Lit),
+        };
+        let r = match &e.kind {
+            ExprKind::Lit(_) => (CONST, Off::Lit(lit(e)?)),
+            ExprKind::Binary(BinOp::Add, a, b) => match (own_axis(a), own_axis(b)) {
+                (Some(ax), None) => (ax, off(b)?),
+                (None, Some(ax)) => (ax, off(a)?),
+                _ => return None,
+            },
+            ExprKind::Binary(BinOp::Sub, a, b) => (own_axis(a)?, Off::Lit(-lit(b)?)),
+            _ => (own_axis(e)?, Off::Lit(0)),
+        };
+        Some(r)
+    }
+
     /// The classified positions of an access to parameter `p` at `idx` that
     /// takes its span, or `None` (the access stays checked).
-    pub fn access(&self, p: usize, idx: &[Expr]) -> Option<Vec<(u8, i128)>> {
-        let spec = self.arrays.get(p)?.as_ref()?;
-        let pos: Vec<(u8, i128)> = idx
-            .iter()
-            .map(|e| classify(&self.own, self.uniform, self.shifted, e))
-            .collect::<Option<_>>()?;
+    pub fn access(&self, a: ArrayRef, idx: &[Expr]) -> Option<Vec<(u8, Off)>> {
+        let (spec, shared) = match a {
+            ArrayRef::Param(p) => (self.arrays.get(p)?.as_ref()?, false),
+            ArrayRef::Shared(s) => (self.shared.get(s)?.as_ref()?, true),
+            _ => return None,
+        };
+        let pos: Vec<(u8, Off)> = idx.iter().map(|e| self.classify(shared, e)).collect::<Option<_>>()?;
         let fits = pos.len() == spec.len()
-            && pos
-                .iter()
-                .zip(spec)
-                .all(|(&(a, o), &(sa, _, _))| a == sa && o >= -MAX_OFFSET);
+            && pos.iter().zip(spec).all(|(&(a, o), sp)| {
+                a == sp.axis
+                    && match o {
+                        Off::Lit(v) => v >= -MAX_OFFSET,
+                        Off::Uni(u) => sp.unis.contains(&u),
+                    }
+            });
         fits.then_some(pos)
     }
 }
@@ -105,17 +203,22 @@ pub fn plan(k: &Kernel) -> Option<SpanPlan> {
     if k.ret.is_some() || k.uses_barrier {
         return None;
     }
-    let owned = owned_params(k);
-    let allowed: Vec<bool> = k
-        .params
-        .iter()
-        .zip(&owned)
-        .map(|(param, &owned)| match param.kind {
-            ParamKind::Array { mutable, .. } => !mutable || owned,
-            ParamKind::Scalar(_) => false,
-        })
-        .collect();
-    plan_of(k, allowed, None, None, |f| each_stmt_in_block(&k.body, f))
+    let params = span_params(k, true, false);
+    plan_of(k, PlanScope::new(params, true), &mut |f| each_stmt_in_block(&k.body, f))
+}
+
+/// The span plan of one barrier-free part `stmts` of a split kernel.
+/// `uni`: block-uniform `usize` locals a shared array's `threadIdx` may be
+/// offset by (bound as `uni_ident`s by the caller).
+pub fn plan_part(k: &Kernel, stmts: &[&Stmt], uni: &[LocalId]) -> Option<SpanPlan> {
+    if k.ret.is_some() {
+        return None;
+    }
+    let scope = PlanScope {
+        uni: uni.to_vec(),
+        ..PlanScope::new(span_params(k, true, false), true)
+    };
+    plan_of(k, scope, &mut |f| stmts.iter().for_each(|s| each_stmt(s, f)))
 }
 
 /// The span plan of one round of the unit-stride loop of `k` with counter
@@ -126,19 +229,16 @@ pub fn loop_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
     if k.ret.is_some() || k.uses_barrier || k.locals[var].ty != Ty::Scalar(Scalar::Usize) {
         return None;
     }
-    let allowed = k
-        .params
-        .iter()
-        .map(|p| matches!(p.kind, ParamKind::Array { mutable: false, .. }))
-        .collect();
-    let plan = plan_of(k, allowed, Some(var), None, |f| {
-        body.iter().for_each(|s| each_stmt(s, f))
-    })?;
+    let scope = PlanScope {
+        uniform: Some(var),
+        ..PlanScope::new(span_params(k, false, false), false)
+    };
+    let plan = plan_of(k, scope, &mut |f| body.iter().for_each(|s| each_stmt(s, f)))?;
     // A span per round pays for the uniform position only.
     plan.arrays
         .iter()
         .flatten()
-        .any(|spec| spec.iter().any(|s| s.0 == UNIFORM))
+        .any(|spec| spec.iter().any(|s| s.axis == UNIFORM))
         .then_some(plan)
 }
 
@@ -152,37 +252,108 @@ pub fn round_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> 
     if k.ret.is_some() || k.uses_barrier || k.locals[var].ty != Ty::Scalar(Scalar::Usize) {
         return None;
     }
-    let owned = owned_params(k);
-    let allowed = k
-        .params
-        .iter()
-        .zip(&owned)
-        .map(|(param, &owned)| match param.kind {
-            ParamKind::Array { mutable, ndim: 1, .. } => !mutable || owned,
-            _ => false,
-        })
-        .collect();
-    let plan = plan_of(k, allowed, None, Some(var), |f| {
-        body.iter().for_each(|s| each_stmt(s, f))
-    })?;
+    let scope = PlanScope {
+        shifted: Some(var),
+        ..PlanScope::new(span_params(k, true, true), false)
+    };
+    let plan = plan_of(k, scope, &mut |f| body.iter().for_each(|s| each_stmt(s, f)))?;
     // An owned array's span is at the (shifted) own index only.
+    let owned = owned_params(k);
     let ok = plan.arrays.iter().zip(&owned).all(|(spec, &owned)| match spec {
-        Some(spec) if owned => spec.as_slice() == [(0, 0, 0)],
+        Some(spec) if owned => {
+            matches!(spec.as_slice(), [p] if p.axis == 0 && p.lits == Some((0, 0)) && p.unis.is_empty())
+        }
         _ => true,
     });
     ok.then_some(plan)
 }
 
-/// The accesses to the parameters `allowed` marks in the statements `each`
-/// visits (nested ones included), as spans.
-fn plan_of<'k>(
-    k: &'k Kernel,
-    allowed: Vec<bool>,
+/// Per parameter: whether it may take a span: read-only arrays, owned ones
+/// with `owned`, and only 1-D ones with `one_d`.
+fn span_params(k: &Kernel, owned: bool, one_d: bool) -> Vec<bool> {
+    let owned_params = owned_params(k);
+    k.params
+        .iter()
+        .zip(&owned_params)
+        .map(|(param, &is_owned)| match param.kind {
+            ParamKind::Array { ndim, .. } if one_d && ndim != 1 => false,
+            ParamKind::Array { mutable, .. } => !mutable || (owned && is_owned),
+            ParamKind::Scalar(_) => false,
+        })
+        .collect()
+}
+
+/// What `plan_of` gives spans to, and how it reads indices.
+struct PlanScope {
+    /// Per parameter: whether it may take a span (see `span_params`).
+    params: Vec<bool>,
+    /// Whether shared arrays may take spans.
+    shared: bool,
+    /// See `SpanPlan::uni`.
+    uni: Vec<LocalId>,
+    /// See `SpanPlan::uniform`.
     uniform: Option<LocalId>,
+    /// The grid-stride loop variable of `SpanPlan::shifted`.
     shifted: Option<LocalId>,
-    each: impl FnOnce(&mut dyn FnMut(&'k Stmt)),
-) -> Option<SpanPlan> {
-    let own = match shifted {
+}
+
+impl PlanScope {
+    fn new(params: Vec<bool>, shared: bool) -> Self {
+        PlanScope {
+            params,
+            shared,
+            uni: Vec::new(),
+            uniform: None,
+            shifted: None,
+        }
+    }
+}
+
+/// `threadIdx`'s axis, if `e` is `thread_idx().x` (or `.y`, `.z`).
+fn thread_axis(e: &Expr) -> Option<Axis> {
+    match &e.kind {
+        ExprKind::BuiltinAxis(Builtin::ThreadIdx, a) => Some(*a),
+        ExprKind::Idx3Field(base, a) if matches!(base.kind, ExprKind::Builtin(Builtin::ThreadIdx)) => Some(*a),
+        _ => None,
+    }
+}
+
+/// Per local: the axis of `threadIdx` it holds for its whole life (as
+/// `own_locals` for `grid(..)`).
+fn tid_locals(k: &Kernel) -> Vec<Option<Axis>> {
+    let mut tid: Vec<Option<Axis>> = vec![None; k.locals.len()];
+    let mut binds = vec![0usize; k.locals.len()];
+    let mut other = vec![false; k.locals.len()];
+    each_stmt_in_block(&k.body, &mut |s| match s {
+        Stmt::Let { local, init } => {
+            binds[*local] += 1;
+            match init.as_ref().and_then(thread_axis) {
+                Some(a) => tid[*local] = Some(a),
+                None => other[*local] = true,
+            }
+        }
+        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| other[*l] = true),
+        Stmt::Assign {
+            place: Place::Local(l), ..
+        } => other[*l] = true,
+        Stmt::For { var, .. } => other[*var] = true,
+        _ => {}
+    });
+    for (id, t) in tid.iter_mut().enumerate() {
+        if k.locals[id].mutable || binds[id] != 1 || other[id] || k.locals[id].ty != Ty::Scalar(Scalar::Usize) {
+            *t = None;
+        }
+    }
+    tid
+}
+
+/// What `plan_of`'s walk calls on each statement.
+type StmtVisitor<'v> = &'v mut dyn FnMut(&Stmt);
+
+/// The span plan of the statements `visit` walks (each nested statement
+/// once), for the arrays `scope` allows.
+fn plan_of(k: &Kernel, scope: PlanScope, visit: &mut dyn FnMut(StmtVisitor)) -> Option<SpanPlan> {
+    let own = match scope.shifted {
         None => own_locals(k),
         Some(var) => {
             let mut own = vec![None; k.locals.len()];
@@ -190,64 +361,108 @@ fn plan_of<'k>(
             own
         }
     };
-    let shifted = shifted.is_some();
-    // Per parameter: `Some(positions)` while every classified access agrees
-    // on the axis of each position.
-    let mut arrays: Vec<Option<Vec<(u8, i128, i128)>>> = vec![None; k.params.len()];
-    let mut bad: Vec<bool> = allowed.iter().map(|a| !a).collect();
-    let mut note = |p: usize, idx: &[Expr]| {
-        if bad[p] {
+    let mut plan = SpanPlan {
+        arrays: Vec::new(),
+        shared: Vec::new(),
+        own,
+        tid: tid_locals(k),
+        uni: scope.uni,
+        uniform: scope.uniform,
+        shifted: scope.shifted.is_some(),
+    };
+    // Per array: `Some(positions)` while every classified access agrees on
+    // the axis of each position; the parameters `scope` allows, and shared
+    // arrays.
+    let np = k.params.len();
+    let mut arrays: Vec<Option<Vec<PosSpec>>> = vec![None; np + k.shared.len()];
+    let mut bad: Vec<bool> = scope.params.iter().map(|a| !a).collect();
+    bad.resize(np + k.shared.len(), !scope.shared);
+    let mut note = |a: ArrayRef, idx: &[Expr]| {
+        let (slot, shared) = match a {
+            ArrayRef::Param(p) => (p, false),
+            ArrayRef::Shared(s) => (np + s, true),
+            _ => return,
+        };
+        if bad[slot] {
             return;
         }
-        let Some(pos) = idx
-            .iter()
-            .map(|e| classify(&own, uniform, shifted, e))
-            .collect::<Option<Vec<_>>>()
-        else {
+        let Some(pos) = idx.iter().map(|e| plan.classify(shared, e)).collect::<Option<Vec<_>>>() else {
             return;
         };
-        let slot = &mut arrays[p];
-        match slot {
-            None => *slot = Some(pos.iter().map(|&(a, o)| (a, o, o)).collect()),
-            Some(spec) if spec.len() == pos.len() && spec.iter().zip(&pos).all(|(s, q)| s.0 == q.0) => {
-                for (s, q) in spec.iter_mut().zip(&pos) {
-                    s.1 = s.1.min(q.1);
-                    s.2 = s.2.max(q.1);
+        let spec = &mut arrays[slot];
+        match spec {
+            None => *spec = Some(pos.iter().map(|&(a, o)| PosSpec::new(a, o)).collect()),
+            Some(sp) if sp.len() == pos.len() && sp.iter().zip(&pos).all(|(s, q)| s.axis == q.0) => {
+                for (s, q) in sp.iter_mut().zip(&pos) {
+                    s.add(q.1);
                 }
             }
             Some(_) => {
-                bad[p] = true;
-                *slot = None;
+                bad[slot] = true;
+                *spec = None;
             }
         }
     };
-    each(&mut |s| {
+    visit(&mut |s| {
         if let Stmt::Assign {
-            place: Place::Elem(ArrayRef::Param(p), idx),
+            place: Place::Elem(a, idx),
             ..
         } = s
         {
-            note(*p, idx);
+            note(*a, idx);
         }
         each_expr(s, &mut |e| {
-            if let ExprKind::Load(ArrayRef::Param(p), idx) = &e.kind {
-                note(*p, idx);
+            if let ExprKind::Load(a, idx) = &e.kind {
+                note(*a, idx);
             }
         });
     });
     // `each_expr` sees nested statements' loads once per enclosing
     // statement: harmless, the bounds are a min and a max.
-    arrays.iter().any(Option::is_some).then_some(SpanPlan {
-        arrays,
-        own,
-        uniform,
-        shifted,
-    })
+    plan.shared = arrays.split_off(np);
+    plan.arrays = arrays;
+    (plan.arrays.iter().chain(&plan.shared).any(Option::is_some)).then_some(plan)
 }
 
 /// The span of parameter `p` in the fast loop.
 pub fn span_ident(p: usize) -> Ident {
     format_ident!("gj_span_{}", p, span = Span::mixed_site())
+}
+
+/// The extent `a.len()` (`None`) or `a.dim(d)` of parameter `p`, read once
+/// per block before the fast loop: the kernel's guards (`if i < n`) then
+/// compare with the very value the block's range check used, which LLVM
+/// can fold (it cannot reload one a store in the loop may have changed).
+pub fn extent_ident(p: usize, d: Option<usize>) -> Ident {
+    match d {
+        None => format_ident!("gj_len_{}", p, span = Span::mixed_site()),
+        Some(d) => format_ident!("gj_dim_{}_{}", p, d, span = Span::mixed_site()),
+    }
+}
+
+/// The bindings of every array parameter's extents (`len()` and each
+/// `dim(d)`; what the loop does not read LLVM drops): the loop's own, its
+/// bounds', and those of rematerialized locals from other parts.
+fn extents(k: &Kernel) -> TokenStream {
+    let mut ts = TokenStream::new();
+    for (p, param) in k.params.iter().enumerate() {
+        let ParamKind::Array { ndim, .. } = param.kind else {
+            continue;
+        };
+        let view = ident(&param.name);
+        let len = extent_ident(p, None);
+        ts.extend(quote! { #[allow(unused_variables)] let #len: usize = #view.len(); });
+        for d in 0..ndim {
+            let e = extent_ident(p, Some(d));
+            ts.extend(quote! { #[allow(unused_variables)] let #e: usize = #view.dim(#d); });
+        }
+    }
+    ts
+}
+
+/// The span of shared array `s` in the fast loop.
+pub fn shared_span_ident(s: usize) -> Ident {
+    format_ident!("gj_sspan_{}", s, span = Span::mixed_site())
 }
 
 /// `v` as an `isize` expression (a negative literal as a negation).
@@ -261,9 +476,15 @@ fn isize_tokens(v: i128) -> TokenStream {
 }
 
 /// `(axis, offset)` pairs as the runtime's index argument.
-pub fn index_tokens(pos: &[(u8, i128)]) -> TokenStream {
+pub fn index_tokens(pos: &[(u8, Off)]) -> TokenStream {
     let parts = pos.iter().map(|&(a, o)| {
-        let o = isize_tokens(o);
+        let o = match o {
+            Off::Lit(v) => isize_tokens(v),
+            Off::Uni(u) => {
+                let id = uni_ident(u);
+                quote! { #id }
+            }
+        };
         quote! { (#a, #o) }
     });
     quote! { [#(#parts),*] }
@@ -276,7 +497,7 @@ pub fn index_tokens(pos: &[(u8, i128)]) -> TokenStream {
 fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
     let mut widest: Vec<(u8, i128, i128)> = Vec::new();
     for spec in plan.arrays.iter().flatten() {
-        for &(a, lo, hi) in spec.iter().filter(|s| s.0 < CONST) {
+        for (a, (lo, hi)) in spec.iter().filter(|s| s.axis < CONST).map(|s| (s.axis, s.lit_range())) {
             match widest.iter_mut().find(|w| w.0 == a) {
                 Some(w) => {
                     w.1 = w.1.min(lo);
@@ -289,16 +510,16 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for (p, spec) in plan.arrays.iter().enumerate() {
         let Some(spec) = spec else { continue };
-        let view = ident(&k.params[p].name);
         let ParamKind::Array { mutable, ndim, .. } = k.params[p].kind else {
             continue;
         };
-        for (pos, &(a, lo, hi)) in spec.iter().enumerate().filter(|(_, s)| s.0 < CONST) {
-            let extent = if ndim == 1 {
-                quote! { #view.len() }
-            } else {
-                quote! { #view.dim(#pos) }
-            };
+        for (pos, (a, (lo, hi))) in spec
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.axis < CONST)
+            .map(|(pos, s)| (pos, (s.axis, s.lit_range())))
+        {
+            let extent = extent_ident(p, (ndim != 1).then_some(pos));
             let (lo, hi) = if mutable {
                 widest.iter().find(|w| w.0 == a).map_or((lo, hi), |w| (w.1, w.2))
             } else {
@@ -311,28 +532,69 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
     out
 }
 
-/// The barrier-free block body `checked` (the plain thread loop of `k`),
-/// preceded by its span version when `k` has arrays with spans.
-pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
-    let Some(plan) = plan(k) else {
-        return checked;
-    };
-    let (blk, t) = (block_ident(), thread_ident());
-    // Owned arrays' views were made for the block already.
-    let (names, makes) = span_makes(k, &plan, |view, mutable, spec| {
-        if mutable {
+/// The runtime's `spec` argument for positions `spec`: `(axis, lo, hi)` each.
+fn spec_tokens(spec: &[PosSpec]) -> TokenStream {
+    let parts = spec.iter().map(|p| {
+        let a = p.axis;
+        let (lo, hi) = p.bounds_tokens();
+        quote! { (#a, #lo, #hi) }
+    });
+    quote! { [#(#parts),*] }
+}
+
+/// The spans' names and the expressions that make them for one block.
+/// `x`: a narrowed loop's range of `threadIdx.x` (shared arrays' spans are
+/// checked for those threads only).
+fn makes(k: &Kernel, plan: &SpanPlan, x: Option<&TokenStream>) -> (Vec<Ident>, Vec<TokenStream>) {
+    let blk = block_ident();
+    let mut names = Vec::new();
+    let mut makes = Vec::new();
+    for (p, spec) in plan.arrays.iter().enumerate() {
+        let Some(spec) = spec else { continue };
+        let view = ident(&k.params[p].name);
+        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
+            continue;
+        };
+        let spec = spec_tokens(spec);
+        // Owned arrays' views were made for the block already.
+        makes.push(if mutable {
             quote! { #view.span(#spec) }
         } else {
             quote! { #view.span(#blk, #spec) }
-        }
-    });
-    let bounds = bounds(k, &plan);
-    let em = Emitter::new(k).with_spans(plan);
-    let copies = param_copies(k, &[]);
-    let body = em.block_stmts(&k.body);
+        });
+        names.push(span_ident(p));
+    }
+    for (s, spec) in plan.shared.iter().enumerate() {
+        let Some(spec) = spec else { continue };
+        let view = ident(&k.shared[s].name);
+        let spec = spec_tokens(spec);
+        makes.push(match x {
+            Some(x) => quote! { #view.span_x(#blk, #x, #spec) },
+            None => quote! { #view.span(#blk, #spec) },
+        });
+        names.push(shared_span_ident(s));
+    }
+    (names, makes)
+}
+
+/// `fast` (the thread loop on spans, given the bounds) in the blocks where
+/// every span of `plan` can be made, else `checked`.
+fn choose(
+    k: &Kernel,
+    plan: &SpanPlan,
+    x: Option<&TokenStream>,
+    fast: impl FnOnce(&[TokenStream]) -> TokenStream,
+    checked: TokenStream,
+) -> TokenStream {
+    let blk = block_ident();
+    let (names, makes) = makes(k, plan, x);
+    let bounds = bounds(k, plan);
+    let fast = fast(&bounds);
+    let extents = extents(k);
     quote! {
+        #extents
         if let (false, true, #(::core::option::Option::Some(#names),)*) = (#blk.force_coroutines(), #blk.within(&[#(#bounds),*]), #(#makes,)*) {
-            #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body });
+            #fast
             // After the loop: an atomic before it would make LLVM reload
             // the block's geometry that the spans' checks read.
             #blk.span_block();
@@ -342,37 +604,14 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
     }
 }
 
-/// The names of the spans of `plan`'s parameters and the expressions that
-/// make them: `make(view, mutable, spec)`, with `spec` the runtime's
-/// `[(axis, lo, hi), ..]` argument.
-fn span_makes(
-    k: &Kernel,
-    plan: &SpanPlan,
-    make: impl Fn(&Ident, bool, TokenStream) -> TokenStream,
-) -> (Vec<Ident>, Vec<TokenStream>) {
-    let mut names = Vec::new();
-    let mut makes = Vec::new();
-    for (p, spec) in plan.arrays.iter().enumerate() {
-        let (Some(spec), ParamKind::Array { mutable, .. }) = (spec, k.params[p].kind) else {
-            continue;
-        };
-        let parts = spec.iter().map(|&(a, lo, hi)| {
-            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
-            quote! { (#a, #lo, #hi) }
-        });
-        makes.push(make(&ident(&k.params[p].name), mutable, quote! { [#(#parts),*] }));
-        names.push(span_ident(p));
-    }
-    (names, makes)
-}
-
 /// One round of a lockstep loop on spans (`plan` from `loop_plan`, or from
-/// `round_plan` with `u` the round and the step, `r, step`): when every span of the round
-/// holds (the loop counter `u`, a `usize`, inside each array where it
-/// indexes it, and every thread's own indices, shifted by `u` for
-/// `round_plan`, inside for the whole block), `fast(bounds)`, the round over the block's threads
-/// with the span accesses (made with `Emitter::with_spans`); otherwise
-/// `checked`, the same round with checked accesses.
+/// `round_plan` with `u` the round and the step, `r, step`): when every span
+/// of the round holds (the loop counter `u`, a `usize`, inside each array
+/// where it indexes it, and every thread's own indices, shifted by `u` for
+/// `round_plan`, inside for the whole block), `fast(bounds)`, the round over
+/// the block's threads with the span accesses (made with
+/// `Emitter::with_spans`); otherwise `checked`, the same round with checked
+/// accesses.
 pub fn round_versioned(
     k: &Kernel,
     plan: &SpanPlan,
@@ -381,20 +620,119 @@ pub fn round_versioned(
     checked: TokenStream,
 ) -> TokenStream {
     let blk = block_ident();
-    let (names, makes) = span_makes(k, plan, |view, mutable, spec| match (plan.shifted, mutable) {
-        // Owned arrays' views were made for the block already.
-        (true, true) => quote! { #view.span_round(#spec, #u) },
-        (true, false) => quote! { #view.span_round(#blk, #spec, #u) },
-        (false, _) => quote! { #view.span_at(#blk, #spec, #u) },
-    });
+    let mut names = Vec::new();
+    let mut makes = Vec::new();
+    for (p, spec) in plan.arrays.iter().enumerate() {
+        let Some(spec) = spec else { continue };
+        let view = ident(&k.params[p].name);
+        let spec = spec_tokens(spec);
+        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
+            continue;
+        };
+        makes.push(match (plan.shifted, mutable) {
+            // Owned arrays' views were made for the block already.
+            (true, true) => quote! { #view.span_round(#spec, #u) },
+            (true, false) => quote! { #view.span_round(#blk, #spec, #u) },
+            (false, _) => quote! { #view.span_at(#blk, #spec, #u) },
+        });
+        names.push(span_ident(p));
+    }
     // A shifted round's spans check the shifted indices themselves.
     let bounds = if plan.shifted { Vec::new() } else { bounds(k, plan) };
     let fast = fast(&bounds);
+    let extents = extents(k);
     quote! {
+        #extents
         if let (true, #(::core::option::Option::Some(#names),)*) = (#blk.within(&[#(#bounds),*]), #(#makes,)*) {
             #fast
         } else {
             #checked
         }
     }
+}
+
+/// The barrier-free block body `checked` (the plain thread loop of `k`),
+/// preceded by its span version when `k` has arrays with spans.
+pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
+    let Some(plan) = plan(k) else {
+        return checked;
+    };
+    let (blk, t) = (block_ident(), thread_ident());
+    let em = Emitter::new(k).with_spans(plan.clone());
+    let copies = param_copies(k, &[]);
+    let body = em.block_stmts(&k.body);
+    let fast = |bounds: &[TokenStream]| quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body }); };
+    choose(k, &plan, None, fast, checked)
+}
+
+/// Whether every access to a parameter or shared array in `stmts` takes a
+/// span of `plan`. A part with checked accesses left gains little from its
+/// span copy, and its `checked` loop may have a faster form of its own (the
+/// tiled matmul's tile loads: 4x slower on spans than in `Block::threads_fit`).
+fn all_on_spans(plan: &SpanPlan, stmts: &[&Stmt]) -> bool {
+    let mut all = true;
+    let mut note = |a: ArrayRef, idx: &[Expr]| {
+        if matches!(a, ArrayRef::Param(_) | ArrayRef::Shared(_)) && plan.access(a, idx).is_none() {
+            all = false;
+        }
+    };
+    for s in stmts {
+        each_stmt(s, &mut |s| {
+            if let Stmt::Assign {
+                place: Place::Elem(a, idx),
+                ..
+            } = s
+            {
+                note(*a, idx);
+            }
+            each_expr(s, &mut |e| match &e.kind {
+                ExprKind::Load(a, idx) => note(*a, idx),
+                ExprKind::Atomic(_, a, idx, _) => note(*a, idx),
+                _ => {}
+            });
+        });
+    }
+    all
+}
+
+/// One barrier-free part `stmts` of a split kernel, run by `checked` (its
+/// thread loop as `em` emits it), preceded by its span version when the
+/// part has arrays with spans (not in kernels whose threads may return:
+/// their parts skip exited threads).
+pub fn versioned_part(em: &Emitter, stmts: &[&Stmt], checked: TokenStream) -> TokenStream {
+    let plan = match plan_part(em.k, stmts, &[]) {
+        Some(plan) if !em.track_exit && all_on_spans(&plan, stmts) => plan,
+        _ => return checked,
+    };
+    let (blk, t) = (block_ident(), thread_ident());
+    let fast_em = em.clone().with_spans(plan.clone());
+    let body: TokenStream = stmts.iter().map(|s| fast_em.stmt(s)).collect();
+    let body = crate::cpu_split::wrap_part(&fast_em, stmts, &[], body);
+    let fast = |bounds: &[TokenStream]| quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #body }); };
+    choose(em.k, &plan, None, fast, checked)
+}
+
+/// A narrowed part (see `cpu_split::narrow`) `stmts` of a split kernel, run
+/// by `checked`, preceded by its span version when it has arrays with spans:
+/// `body` emits the part's per-thread body with a given emitter, `x` is the
+/// bound range of `threadIdx.x` (a `Block::x_range`), and `uni` the uniform
+/// `usize` locals bound as `uni_ident`s, which a shared array's `threadIdx`
+/// may be offset by (`cache[tid + stride]`).
+pub fn versioned_narrowed(
+    em: &Emitter,
+    stmts: &[&Stmt],
+    uni: &[LocalId],
+    x: &TokenStream,
+    body: impl FnOnce(&Emitter) -> TokenStream,
+    checked: TokenStream,
+) -> TokenStream {
+    let plan = match plan_part(em.k, stmts, uni) {
+        Some(plan) if !em.track_exit => plan,
+        _ => return checked,
+    };
+    let (blk, t) = (block_ident(), thread_ident());
+    let fast_em = em.clone().with_spans(plan.clone());
+    let body = body(&fast_em);
+    let fast = |_: &[TokenStream]| quote! { #blk.threads_x_range(#x, |#t| { #body }); };
+    choose(em.k, &plan, Some(x), fast, checked)
 }

@@ -169,6 +169,7 @@ impl<'k> Uniform<'k> {
             return None;
         }
         let (blk, t) = (block_ident(), thread_ident());
+        let lets_stmts = lets;
         let lets: TokenStream = lets.iter().map(|s| em.stmt(s)).collect();
         let e = em.expr(e);
         let e = quote! { ((#e) as i128) };
@@ -179,15 +180,19 @@ impl<'k> Uniform<'k> {
             Range::From => (e, quote! { i128::MAX }),
             Range::Above => (quote! { #e + 1 }, quote! { i128::MAX }),
         };
-        let then = em.block_stmts(then);
-        let body = match rest {
-            Some(r) => {
-                let r = em.expr(r);
-                quote! { #lets if #r { #then } }
-            }
-            None => quote! { #lets { #then } },
+        let part_body = |em: &Emitter| {
+            let lets: TokenStream = lets_stmts.iter().map(|s| em.stmt(s)).collect();
+            let then = em.block_stmts(then);
+            let body = match rest {
+                Some(r) => {
+                    let r = em.expr(r);
+                    quote! { #lets if #r { #then } }
+                }
+                None => quote! { #lets { #then } },
+            };
+            super::wrap_part(em, stmts, &[], body)
         };
-        let body = super::wrap_part(em, stmts, &[], body);
+        let body = part_body(em);
         let exited = if em.track_exit {
             let ex = exited_ident();
             quote! { ::core::option::Option::Some(&#ex) }
@@ -198,10 +203,33 @@ impl<'k> Uniform<'k> {
             Ident::new("gj_lo", Span::mixed_site()),
             Ident::new("gj_hi", Span::mixed_site()),
         );
+        // Block spans: the uniform `usize` locals of the part, which a
+        // shared array's `threadIdx` may be offset by, as `isize` (one that
+        // does not fit gives no span).
+        let mut used = Vec::new();
+        for s in stmts {
+            crate::visit::locals_used(s, &mut used);
+        }
+        used.sort_unstable();
+        used.dedup();
+        used.retain(|&id| {
+            (self.uniform[id] || hoisted.contains(&id)) && self.k.locals[id].ty == Ty::Scalar(Scalar::Usize)
+        });
+        let names: Vec<Ident> = used.iter().map(|&id| crate::cpu_span::uni_ident(id)).collect();
+        let values = used.iter().map(|&id| {
+            let v = crate::emit_cpu::ident(&self.k.locals[id].name);
+            quote! { <isize as ::core::convert::TryFrom<usize>>::try_from(#v).unwrap_or(isize::MAX) }
+        });
+        let used_ty = used.iter().map(|_| quote! { isize });
+        let x = Ident::new("gj_x", Span::mixed_site());
+        let checked = quote! { #blk.threads_x_in(#exited, #a, #b, |#t| { #body }); };
+        let run = crate::cpu_span::versioned_narrowed(em, stmts, &used, &quote! { #x }, part_body, checked);
         Some(quote! {
             #[allow(unused_variables)]
-            let (#a, #b): (i128, i128) = #blk.uniform_value(|#t| { #lets (#lo, #hi) });
-            #blk.threads_x_in(#exited, #a, #b, |#t| { #body });
+            let (#a, #b, (#(#names,)*)): (i128, i128, (#(#used_ty,)*)) = #blk.uniform_value(|#t| { #lets (#lo, #hi, (#(#values,)*)) });
+            #[allow(unused_variables)]
+            let #x = #blk.x_range(#a, #b);
+            #run
         })
     }
 }

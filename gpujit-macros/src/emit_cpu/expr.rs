@@ -106,6 +106,11 @@ impl Emitter<'_> {
                 let idx = idx.iter().map(|x| self.expr(x));
                 quote! { #view.#ld(#t, #(#idx),*) }
             }
+            // In a span loop: read once per block (see `cpu_span::extents`).
+            ExprKind::Len(p) if self.spans.is_some() => {
+                let e = crate::cpu_span::extent_ident(*p, None);
+                quote! { #e }
+            }
             ExprKind::Len(p) => {
                 let name = ident(&self.k.params[*p].name);
                 quote! { #name.len() }
@@ -117,6 +122,10 @@ impl Emitter<'_> {
                 let site = self.next_site();
                 let m = ident(v.rust_name());
                 quote! { #t.#m(#site, #p) }
+            }
+            ExprKind::Dim(p, d) if self.spans.is_some() => {
+                let e = crate::cpu_span::extent_ident(*p, Some(*d));
+                quote! { #e }
             }
             ExprKind::Dim(p, d) => {
                 let name = ident(&self.k.params[*p].name);

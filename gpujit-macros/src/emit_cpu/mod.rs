@@ -233,11 +233,13 @@ impl<'a> Emitter<'a> {
     /// The span and positions of an access to `a` at `idx`, if it takes a
     /// span (the fast loop of `cpu_span`).
     fn span_access(&self, a: ArrayRef, idx: &[Expr]) -> Option<(Ident, TokenStream)> {
-        let (ArrayRef::Param(p), Some(plan)) = (a, &self.spans) else {
-            return None;
+        let pos = self.spans.as_ref()?.access(a, idx)?;
+        let span = match a {
+            ArrayRef::Param(p) => crate::cpu_span::span_ident(p),
+            ArrayRef::Shared(s) => crate::cpu_span::shared_span_ident(s),
+            _ => return None,
         };
-        let pos = plan.access(p, idx)?;
-        Some((crate::cpu_span::span_ident(p), crate::cpu_span::index_tokens(&pos)))
+        Some((span, crate::cpu_span::index_tokens(&pos)))
     }
 
     /// Numbers the `syncthreads()` sites from `first` (a device function's

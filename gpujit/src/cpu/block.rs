@@ -39,13 +39,34 @@ pub struct Block<'a> {
     /// (counted per rayon job, not per block: no shared atomic per block).
     pub(super) narrowed: Cell<bool>,
     pub(super) lockstep: Cell<bool>,
-    /// Whether the block ran on block spans (`span.rs`), counted the same way.
-    pub(super) span: Cell<bool>,
+    /// How many thread loops of the block ran on block spans (`span.rs`):
+    /// the whole block of a barrier-free kernel, or parts of a split one.
+    pub(super) span: Cell<usize>,
 }
 
 impl fmt::Debug for Block<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Block({:?})", self.idx)
+    }
+}
+
+/// A range of `threadIdx.x` in one block, `x0 <= x1 <= blockDim.x`, made by
+/// [`Block::x_range`] only: the threads of a narrowed loop with block spans.
+/// It cannot outlive its block (so no later block can reuse its address).
+#[derive(Debug, Clone, Copy)]
+pub struct XRange<'b> {
+    pub(super) x0: usize,
+    pub(super) x1: usize,
+    /// The block it was made for (compared, never dereferenced).
+    block: *const (),
+    _block: std::marker::PhantomData<&'b ()>,
+}
+
+impl XRange<'_> {
+    /// Whether this range was made by block `b`.
+    #[inline(always)]
+    pub(super) fn is_of(&self, b: &Block<'_>) -> bool {
+        std::ptr::eq(self.block, std::ptr::from_ref(b).cast())
     }
 }
 
@@ -91,11 +112,11 @@ impl<'a> Block<'a> {
         self.lockstep.set(true);
     }
 
-    /// Counts this block as one that runs on block spans (for tests; see
-    /// `last_launch_span_blocks`).
+    /// Counts a thread loop of this block that ran on block spans (for
+    /// tests; see `last_launch_span_blocks` and `last_launch_span_loops`).
     #[inline]
     pub fn span_block(&self) {
-        self.span.set(true);
+        self.span.set(self.span.get() + 1);
     }
 
     /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then
@@ -262,6 +283,54 @@ impl<'a> Block<'a> {
                     }
                     lin += 1;
                 }
+            }
+        }
+    }
+
+    /// The range of `threadIdx.x` that [`Block::threads_x_in`] runs for
+    /// `lo..hi`, clamped to the block.
+    #[inline(always)]
+    pub fn x_range(&self, lo: i128, hi: i128) -> XRange<'_> {
+        let bx = self.launch.block[0];
+        // Both in `0..=bx` (at most 1024), so the conversions cannot fail.
+        let clamp = |v: i128| usize::try_from(v.clamp(0, bx as i128)).unwrap_or(0);
+        let x1 = clamp(hi);
+        XRange {
+            x0: clamp(lo).min(x1),
+            x1,
+            block: std::ptr::from_ref(self).cast(),
+            _block: std::marker::PhantomData,
+        }
+    }
+
+    /// [`Block::threads_x_in`] for a range from [`Block::x_range`], with no
+    /// thread returned: the narrowed loop of block spans (`span.rs`), whose
+    /// spans were checked for the threads of `x`. A range made for another
+    /// block runs no thread.
+    #[inline(always)]
+    pub fn threads_x_range(&'a self, x: XRange<'_>, mut f: impl FnMut(&Thread<'a>)) {
+        if !x.is_of(self) {
+            return;
+        }
+        let [bx, by, bz] = self.launch.block;
+        self.narrowed.set(true);
+        let base = self.base;
+        let cancel = &self.launch.cancel;
+        let mut row = 0;
+        for z in 0..bz {
+            for y in 0..by {
+                // `x_range` of this block: `x.x0 <= x.x1 <= blockDim.x`.
+                for tx in x.x0..x.x1 {
+                    f(&Thread {
+                        block: self,
+                        tid: [tx, y, z],
+                        base,
+                        lin: row + tx,
+                        cancel,
+                        yielder: None,
+                    });
+                }
+                row += bx;
             }
         }
     }

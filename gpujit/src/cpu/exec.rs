@@ -182,6 +182,7 @@ impl<'a> CpuLaunch<'a> {
             lockstep_blocks: AtomicUsize::new(0),
             narrowed_blocks: AtomicUsize::new(0),
             span_blocks: AtomicUsize::new(0),
+            span_loops: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -232,6 +233,7 @@ impl<'a> CpuLaunch<'a> {
                 ctx.lockstep_blocks.load(Ordering::Relaxed),
                 ctx.narrowed_blocks.load(Ordering::Relaxed),
                 ctx.span_blocks.load(Ordering::Relaxed),
+                ctx.span_loops.load(Ordering::Relaxed),
             ])
         });
         if ctx.cancel.load(Ordering::Relaxed) {
@@ -300,6 +302,8 @@ pub(super) struct LaunchCtx {
     pub(super) narrowed_blocks: AtomicUsize,
     /// Blocks that ran the unchecked thread loop of block spans (`span.rs`).
     pub(super) span_blocks: AtomicUsize,
+    /// Thread loops run on block spans, over all blocks.
+    pub(super) span_loops: AtomicUsize,
 }
 
 /// The fewest consecutive blocks a rayon job runs: enough for about
@@ -324,6 +328,7 @@ struct Batch<'c> {
     lockstep: usize,
     narrowed: usize,
     span: usize,
+    span_loops: usize,
 }
 
 impl<'c> Batch<'c> {
@@ -335,6 +340,7 @@ impl<'c> Batch<'c> {
             lockstep: 0,
             narrowed: 0,
             span: 0,
+            span_loops: 0,
         }
     }
 }
@@ -350,6 +356,7 @@ impl Drop for Batch<'_> {
         }
         if self.span > 0 {
             self.ctx.span_blocks.fetch_add(self.span, Ordering::Relaxed);
+            self.ctx.span_loops.fetch_add(self.span_loops, Ordering::Relaxed);
         }
     }
 }
@@ -392,7 +399,7 @@ impl LaunchCtx {
             first: RefCell::new(None),
             narrowed: Cell::new(false),
             lockstep: Cell::new(false),
-            span: Cell::new(false),
+            span: Cell::new(0),
         };
         // The thread loops and coroutines catch their threads' panics; this
         // catches one of the block function itself (a gpujit bug).
@@ -402,7 +409,8 @@ impl LaunchCtx {
         b.publish();
         batch.lockstep += usize::from(b.lockstep.get());
         batch.narrowed += usize::from(b.narrowed.get());
-        batch.span += usize::from(b.span.get());
+        batch.span += usize::from(b.span.get() > 0);
+        batch.span_loops += b.span.get();
     }
 }
 
@@ -424,7 +432,7 @@ thread_local! {
     /// Blocks of the last launch made on this OS thread that ran as
     /// coroutines, that ran a loop in lockstep, that ran a narrowed thread
     /// loop, and that ran on block spans.
-    static LAST_PATHS: Cell<[usize; 4]> = const { Cell::new([0; 4]) };
+    static LAST_PATHS: Cell<[usize; 5]> = const { Cell::new([0; 5]) };
 }
 
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
@@ -462,11 +470,20 @@ pub fn last_launch_narrowed_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[2]
 }
 
-/// How many blocks of the last CPU launch that ran on this OS thread ran the
+/// How many blocks of the last CPU launch that ran on this OS thread ran a
 /// thread loop with one range check per block (block spans) instead of a
-/// check per access.
+/// check per access: a barrier-free kernel's block loop, or at least one
+/// part of a kernel split at its barriers.
 pub fn last_launch_span_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[3]
+}
+
+/// How many thread loops the last CPU launch that ran on this OS thread ran
+/// on block spans, over all its blocks: one per block of a barrier-free
+/// kernel, one per barrier-free part (narrowed or not) and block of a split
+/// kernel.
+pub fn last_launch_span_loops() -> usize {
+    LAST_PATHS.with(Cell::get)[4]
 }
 
 /// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].

@@ -7,15 +7,17 @@
 //! thread of the block, every index the kernel forms from the thread's own
 //! index (`grid(..)` plus a constant per axis) or a constant is inside the
 //! array. A block where any check fails (an edge block) runs the checked
-//! loop instead. Each span access re-checks what is cheap and folds away
+//! loop instead. Split kernels (with `syncthreads()`) do the same per
+//! barrier-free part, with spans of shared arrays too, indexed by
+//! `threadIdx` ([`TID_X`], ...) plus a constant. Each span access re-checks what is cheap and folds away
 //! after inlining (the thread belongs to the span's block, the offsets are
 //! within those checked), so the accessors are sound for any caller.
 
 use std::marker::PhantomData;
 
-use crate::cpu::block::Block;
+use crate::cpu::block::{Block, XRange};
 use crate::cpu::owned::OwnedView;
-use crate::cpu::view::{GlobalMem, View};
+use crate::cpu::view::{GlobalMem, SharedMem, View};
 use crate::cpu::Thread;
 use crate::scalar::DeviceScalar;
 
@@ -31,9 +33,16 @@ pub const OWN_Y: SpanAxis = 1;
 pub const OWN_Z: SpanAxis = 2;
 /// A constant index.
 pub const CONST: SpanAxis = 3;
+/// `threadIdx.x` (spans of shared arrays, whose threads index them by their
+/// index in the block).
+pub const TID_X: SpanAxis = 4;
+/// `threadIdx.y`.
+pub const TID_Y: SpanAxis = 5;
+/// `threadIdx.z`.
+pub const TID_Z: SpanAxis = 6;
 /// The block-uniform value the span was made for ([`View::span_at`]): the
 /// counter of a loop that the block runs in lockstep, in one round.
-pub const UNIFORM: SpanAxis = 4;
+pub const UNIFORM: SpanAxis = 7;
 
 /// What a span was checked for at one position: the axis and the least and
 /// greatest offset used there.
@@ -42,6 +51,28 @@ struct Pos {
     axis: SpanAxis,
     lo: isize,
     hi: isize,
+}
+
+/// What a span is checked for besides the block and the array: the threads
+/// it serves, the value of [`UNIFORM`] positions and a shift of own ones.
+#[derive(Debug, Clone, Copy)]
+struct Scope {
+    /// Only the threads with `threadIdx.x` in `x0..x1` (a narrowed loop's);
+    /// `None`: all of the block's.
+    x: Option<(usize, usize)>,
+    /// The value of [`UNIFORM`] positions (a lockstep loop's counter).
+    uniform: usize,
+    /// Added to the own index of every own position (a grid-stride round).
+    shift: usize,
+}
+
+impl Scope {
+    /// Every thread of the block, nothing uniform, no shift.
+    const BLOCK: Scope = Scope {
+        x: None,
+        uniform: 0,
+        shift: 0,
+    };
 }
 
 /// An array's elements that every thread of one block may reach at the
@@ -60,8 +91,14 @@ pub struct Span<'b, T> {
     /// grid-stride loop, `r * step` past the thread's own index.
     shift: usize,
     ndim: u8,
-    /// Writes allowed (a span of an own-index view in plain mode).
+    /// Writes allowed (a span of an own-index view in plain mode, or of a
+    /// shared array).
     writable: bool,
+    /// For a narrowed loop's span: only threads with `x0 <= threadIdx.x <
+    /// x1` may use it (`covers` checked those only).
+    narrow: bool,
+    x0: usize,
+    x1: usize,
     block: &'b Block<'b>,
     _borrow: PhantomData<&'b T>,
 }
@@ -77,13 +114,19 @@ impl<T> std::fmt::Debug for Span<'_, T> {
 /// then the positions as the span keeps them (copied straight from `spec`,
 /// so that after inlining they are constants the accessors' checks fold
 /// against).
+///
+/// `scope.x`: the range of `threadIdx.x` to check `TID_X` positions for (the
+/// whole block when `None`). `SHARED`: a shared array's span, whose
+/// positions are `threadIdx` ones ([`TID_X`], ...), never own ones; a global
+/// array's has own ones only. (A constant, so that each span's `covers` has
+/// only its arms: with the `threadIdx` arm in every one, LLVM stopped
+/// folding the fast loop's range checks of global spans.)
 #[inline(always)]
-fn covers<const N: usize>(
+fn covers<const N: usize, const SHARED: bool>(
     blk: &Block<'_>,
     dims: &[usize],
+    scope: Scope,
     spec: [(SpanAxis, isize, isize); N],
-    uniform: usize,
-    shift: usize,
 ) -> Option<[Pos; 3]> {
     if N != dims.len() || N == 0 || N > 3 {
         return None;
@@ -95,21 +138,31 @@ fn covers<const N: usize>(
     }; 3];
     for (k, (&(axis, lo, hi), &d)) in spec.iter().zip(dims).enumerate() {
         match axis {
-            OWN_X | OWN_Y | OWN_Z => {
+            OWN_X | OWN_Y | OWN_Z if !SHARED => {
                 let (a, n) = (usize::from(axis), blk.launch.block[usize::from(axis)]);
                 // A grid-stride round's shift can carry the block's indices
                 // to the top of `usize` (`..=usize::MAX`): `axis_within`
                 // needs `base + n` to fit.
-                let base = blk.base[a].checked_add(shift)?;
-                if shift != 0 && base.checked_add(n).is_none() {
+                let base = blk.base[a].checked_add(scope.shift)?;
+                if scope.shift != 0 && base.checked_add(n).is_none() {
                     return None;
                 }
                 if !axis_within(base, n, lo, hi, d) {
                     return None;
                 }
             }
+            TID_X | TID_Y | TID_Z if SHARED => {
+                let a = usize::from(axis - TID_X);
+                let (first, n) = match scope.x {
+                    Some((x0, x1)) if a == 0 => (x0, x1.saturating_sub(x0)),
+                    _ => (0, blk.launch.block[a]),
+                };
+                if !axis_within(first, n, lo, hi, d) {
+                    return None;
+                }
+            }
             CONST if lo >= 0 && lo <= hi && (hi as usize) < d => {}
-            UNIFORM if lo == 0 && hi == 0 && uniform < d => {}
+            UNIFORM if lo == 0 && hi == 0 && scope.uniform < d => {}
             _ => return None,
         }
         pos[k] = Pos { axis, lo, hi };
@@ -324,7 +377,14 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, 0, 0)
+        Span::checked::<N, false>(
+            self.ptr,
+            (self.len, self.ndim, self.dims),
+            blk,
+            Scope::BLOCK,
+            spec,
+            false,
+        )
     }
 
     /// [`View::span`] for round `r` of a grid-stride loop with step `step`
@@ -344,17 +404,11 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(
-            self.ptr,
-            self.len,
-            self.ndim,
-            self.dims,
-            blk,
-            spec,
-            false,
-            0,
-            r.checked_mul(step)?,
-        )
+        let scope = Scope {
+            shift: r.checked_mul(step)?,
+            ..Scope::BLOCK
+        };
+        Span::checked::<N, false>(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
     }
 
     /// [`View::span`] for one round of a loop that block `blk` runs in
@@ -374,7 +428,58 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, blk, spec, false, uniform, 0)
+        let scope = Scope {
+            uniform,
+            ..Scope::BLOCK
+        };
+        Span::checked::<N, false>(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
+    }
+}
+
+impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
+    /// The span of this shared array for block `blk` (the block it belongs
+    /// to), if every index `spec` describes is inside the array for every
+    /// thread of the block; `None` otherwise. Reads and writes through it are
+    /// plain, as the view's are: a block's shared memory is touched only by
+    /// the OS thread that runs the block (both types are `!Send`).
+    #[inline(always)]
+    pub fn span<const N: usize>(&self, blk: &'b Block<'b>, spec: [(SpanAxis, isize, isize); N]) -> Option<Span<'b, T>> {
+        // Shared views are always writable (`Block::shared`); a constant
+        // here lets LLVM drop the stores' test.
+        Span::checked::<N, true>(
+            self.ptr,
+            (self.len, self.ndim, self.dims),
+            blk,
+            Scope::BLOCK,
+            spec,
+            true,
+        )
+    }
+
+    /// [`View::span`] for the threads of `x` only
+    /// (a narrowed loop's, see [`Block::threads_x_range`]): only those
+    /// threads may use the span (another's access is a fault).
+    #[inline(always)]
+    pub fn span_x<const N: usize>(
+        &self,
+        blk: &'b Block<'b>,
+        x: XRange<'_>,
+        spec: [(SpanAxis, isize, isize); N],
+    ) -> Option<Span<'b, T>> {
+        if !x.is_of(blk) {
+            return None;
+        }
+        Span::checked::<N, true>(
+            self.ptr,
+            (self.len, self.ndim, self.dims),
+            blk,
+            Scope {
+                x: Some((x.x0, x.x1)),
+                ..Scope::BLOCK
+            },
+            spec,
+            true,
+        )
     }
 }
 
@@ -394,7 +499,14 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own {
             return None;
         }
-        Span::checked(self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, 0)
+        Span::checked::<N, false>(
+            self.ptr,
+            (self.len, self.ndim, self.dims),
+            self.block,
+            Scope::BLOCK,
+            spec,
+            true,
+        )
     }
 
     /// The span of this own-index view of a 1-D array for round `r` of a
@@ -416,47 +528,56 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own || self.class == 0 || !step.is_multiple_of(self.class) {
             return None;
         }
-        let shift = r.checked_mul(step)?;
-        Span::checked(
-            self.ptr, self.len, self.ndim, self.dims, self.block, spec, true, 0, shift,
+        let scope = Scope {
+            shift: r.checked_mul(step)?,
+            ..Scope::BLOCK
+        };
+        Span::checked::<N, false>(
+            self.ptr,
+            (self.len, self.ndim, self.dims),
+            self.block,
+            scope,
+            spec,
+            true,
         )
     }
 }
 
 impl<'b, T: DeviceScalar> Span<'b, T> {
-    /// The span of an array of `len` elements at `ptr` with `ndim`
-    /// dimensions `dims` (past `ndim`: 1) for block `blk`, if `covers` shows
+    /// The span of an array at `ptr` of `shape` = `(len, ndim, dims)`: `len`
+    /// elements, `ndim` dimensions `dims` (past `ndim`: 1), for block `blk`, if `covers` shows
     /// every position of `spec` inside the array for every thread of `blk`.
-    /// `writable` only for an own-index view in plain mode at its own index;
-    /// `uniform` is the value of [`UNIFORM`] positions, `shift` is added to
-    /// own positions.
+    /// `writable` only for an own-index view in plain mode at its own index
+    /// (plus a multiple of `gridsize(1)` in a round), or a shared array
+    /// (plain memory of the block's OS thread); `scope` says what else the
+    /// span is checked for.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn checked<const N: usize>(
+    fn checked<const N: usize, const SHARED: bool>(
         ptr: *mut T,
-        len: usize,
-        ndim: u8,
-        dims: [usize; 3],
+        (len, ndim, dims): (usize, u8, [usize; 3]),
         blk: &'b Block<'b>,
+        scope: Scope,
         spec: [(SpanAxis, isize, isize); N],
         writable: bool,
-        uniform: usize,
-        shift: usize,
     ) -> Option<Span<'b, T>> {
         // A 1-D array's extent as `len`, what the kernel's `a.len()` reads.
         let d1 = [len];
         let extents = if ndim == 1 { &d1[..] } else { &dims[..usize::from(ndim)] };
-        let pos = covers(blk, extents, spec, uniform, shift)?;
+        let pos = covers::<N, SHARED>(blk, extents, scope, spec)?;
+        let (x0, x1) = scope.x.unwrap_or((0, 0));
         Some(Span {
             ptr,
             d1: dims[1],
             d2: dims[2],
             pos,
-            uniform,
-            shift,
+            uniform: scope.uniform,
+            shift: scope.shift,
             // `covers` checked `N` is the array's number of dimensions.
             ndim: N as u8,
             writable,
+            narrow: scope.x.is_some(),
+            x0,
+            x1,
             block: blk,
             _borrow: PhantomData,
         })
@@ -468,6 +589,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     #[inline(always)]
     fn offset<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N]) -> Option<usize> {
         if !t.is_in(self.block) || N != usize::from(self.ndim) {
+            return None;
+        }
+        if self.narrow && !(self.x0..self.x1).contains(&t.tid[0]) {
             return None;
         }
         let mut off = 0usize;
@@ -484,7 +608,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
                 // `t` is a thread of this block, so `t.base` is the block's
                 // and `t.tid[a] < blockDim[a]` (only the runtime makes
                 // threads): `covers` checked this sum is in range.
-                a => t.own(usize::from(a)).wrapping_add(self.shift).wrapping_add_signed(o),
+                OWN_X | OWN_Y | OWN_Z => t.own(usize::from(axis)).wrapping_add(self.shift).wrapping_add_signed(o),
+                TID_X | TID_Y | TID_Z => t.tid[usize::from(axis - TID_X)].wrapping_add_signed(o),
+                _ => return None,
             };
             off = if k == 0 {
                 v
@@ -516,7 +642,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // an own-index view's in plain mode, whose positions are the
             // thread's own index only, plus a shift that `span_round` checked
             // is a multiple of `gridsize(1)` (the thread's class): see
-            // `OwnedView::read_own`.
+            // `OwnedView::read_own`; or a shared array's, which only this OS
+            // thread touches (the span is `!Send`, as is the view it came
+            // from).
             Some(off) => unsafe { self.ptr.add(off).read() },
             None => {
                 self.refused(*t);
@@ -532,12 +660,18 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         match self.offset(t, idx) {
             // SAFETY: as in `ld`; `writable` spans come only from
             // `OwnedView::span`/`span_round` in plain mode, at the thread's
-            // own index (plus a multiple of `gridsize(1)`).
+            // own index (plus a multiple of `gridsize(1)`), and from shared
+            // views (memory of the block's one OS thread, accessed by raw
+            // pointers only, never through a reference).
             Some(off) if self.writable => unsafe { self.ptr.add(off).write(v) },
             _ => self.refused(*t),
         }
     }
 
+    // The thread by value, as every fault path on a fast loop takes it: a
+    // reference would let the `Thread` the loop builds for each iteration
+    // escape, so LLVM would keep it in a stack slot written per thread and
+    // not vectorize (naive matmul and grid-stride rounds lost their `mulps`).
     #[cold]
     #[inline(never)]
     fn refused(self, t: Thread<'_>) {

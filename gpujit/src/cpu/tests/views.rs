@@ -123,6 +123,15 @@ fn spans_check_their_block_and_positions() {
             panic!("in-range spans refused");
         };
         assert!(xv.span(b, [(OWN_X, 0, 0), (OWN_X, 0, 0)]).is_none(), "wrong dimensions");
+        // `threadIdx` positions are shared arrays' (in range here: 32 < 64).
+        assert!(
+            xv.span(b, [(crate::cpu::TID_X, 0, 0)]).is_none(),
+            "a global span at threadIdx"
+        );
+        assert!(
+            v.span([(crate::cpu::TID_X, 0, 0)]).is_none(),
+            "an own-index span at threadIdx"
+        );
         b.threads(|t| {
             sv.st(t, [(OWN_X, 0)], sx.ld(t, [(OWN_X, 0)]) * 2);
             // A position the span was not checked for: refused.
@@ -143,4 +152,87 @@ fn spans_check_their_block_and_positions() {
         }
         other => panic!("expected faults, got {other:?}"),
     }
+}
+
+// Spans of shared arrays at `threadIdx` plus an offset, for the whole block
+// and for a narrowed loop's range of threads.
+fn shared_spans_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
+    use crate::cpu::{CONST, TID_X};
+    let out = View::<u32>::from_arg(&args[0], "out");
+    l.run_blocks(
+        SharedLayout {
+            bytes: 64 * 4,
+            align: 4,
+        },
+        &|b| {
+            let s = b.shared::<u32>(0, &[64], "s");
+            // 64 threads: `tid + 1` and the constant 64 are past the array.
+            assert!(s.span(b, [(TID_X, 0, 1)]).is_none());
+            assert!(s.span(b, [(CONST, 64, 64)]).is_none());
+            // Own positions are global arrays' (in range here: block 0's
+            // own indices are its thread indices).
+            assert!(
+                s.span(b, [(crate::cpu::OWN_X, 0, 0)]).is_none(),
+                "a shared span at the own index"
+            );
+            assert!(s.span_x(b, b.x_range(0, 8), [(crate::cpu::OWN_X, 0, 0)]).is_none());
+            let Some(all) = s.span(b, [(TID_X, 0, 0)]) else {
+                panic!("in-range span refused");
+            };
+            b.threads(|t| all.st(t, [(TID_X, 0)], t.thread_idx().x as u32 * 3));
+            // Threads 0..32 may reach `tid + 32`; 0..33 may not; an empty range
+            // gets no span.
+            let x = b.x_range(0, 32);
+            assert!(s.span_x(b, b.x_range(0, 33), [(TID_X, 0, 32)]).is_none());
+            assert!(s.span_x(b, b.x_range(5, 5), [(TID_X, 0, 0)]).is_none());
+            let Some(low) = s.span_x(b, x, [(TID_X, 0, 32)]) else {
+                panic!("in-range narrowed span refused");
+            };
+            b.threads_x_range(x, |t| {
+                low.st(t, [(TID_X, 0)], low.ld(t, [(TID_X, 0)]) + low.ld(t, [(TID_X, 32)]));
+            });
+            // A thread outside the range: refused (a fault), nothing read.
+            b.threads(|t| {
+                if t.thread_idx().x == 40 {
+                    assert_eq!(low.ld(t, [(TID_X, 0)]), 0);
+                }
+            });
+            b.threads(|t| out.st(t, t.grid1(), all.ld(t, [(TID_X, 0)])));
+        },
+    )
+}
+static SHARED_SPANS: KernelDef = kernel(
+    "shared_spans",
+    &[array("out", ScalarType::U32, 1, true)],
+    shared_spans_cpu,
+    false,
+);
+
+#[test]
+fn shared_spans_check_their_threads() {
+    let mut out = cpu_zeros::<u32>(2 * 64).unwrap();
+    let r = CpuBackend.launch(&SHARED_SPANS, &cfg(2, 64), &mut [KernelArg::array_mut(&mut out)], None);
+    match r {
+        Err(Error::KernelFault {
+            message,
+            faults,
+            thread,
+            ..
+        }) => {
+            assert_eq!((faults, thread), (2, [40, 0, 0]));
+            assert!(message.contains("outside the block span"), "{message}");
+        }
+        other => panic!("expected faults, got {other:?}"),
+    }
+    let want: Vec<u32> = (0..128)
+        .map(|i| {
+            let t = (i % 64) as u32;
+            if t < 32 {
+                3 * t + 3 * (t + 32)
+            } else {
+                3 * t
+            }
+        })
+        .collect();
+    assert_eq!(out.copy_to_host().unwrap(), want);
 }
