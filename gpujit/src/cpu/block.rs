@@ -41,6 +41,8 @@ pub struct Block<'a> {
     pub(super) lockstep: Cell<bool>,
     /// Whether the block ran on block spans (`span.rs`), counted the same way.
     pub(super) span: Cell<bool>,
+    /// Whether the block ran a lockstep loop row by row (`Block::lockstep_rows`).
+    pub(super) rows: Cell<bool>,
 }
 
 impl fmt::Debug for Block<'_> {
