@@ -237,7 +237,7 @@ fn rows(em: &Emitter, l: &Stmt, range: &TokenStream) -> Option<TokenStream> {
             #[allow(unused_mut)]
             let mut #name = *#slot;
             let _ = #j;
-            #inner
+            { #inner };
             *#slot = #name;
         });
     })
