@@ -36,6 +36,16 @@
 //! matching checks and vectorizes. Other blocks run the plain copy. The
 //! runtime checks the facts it states, so a wrong choice here costs speed,
 //! never soundness.
+//!
+//! **Rows.** In that fitted copy, a loop that carries one scalar local (the
+//! matmul's `acc`: the only per-thread-array local its body assigns) runs
+//! row by row instead (`Block::lockstep_rows`, when no thread can have
+//! returned): each run of 8 threads of a row runs every iteration with
+//! their 8 values in registers (`for j { for 8 threads { acc[x] += sa[ty][j]
+//! * sb[j][tx] } }`, two vector multiply-adds per `j`), rather than loading
+//! and storing each thread's array element at every `j`. A valid execution
+//! for the same reason (each thread's iterations in its order); results are
+//! the same bits. `Block::lockstep_rows` counts such blocks (for tests).
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;

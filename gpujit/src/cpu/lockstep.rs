@@ -136,9 +136,13 @@ impl<'a> crate::cpu::block::Block<'a> {
         self.rows.set(true);
         let (base, cancel) = (self.base, &self.launch.cancel);
         let thread = |x: usize, y: usize, z: usize, lin: usize| {
-            // SAFETY: every caller below passes `x < bx`, `y < by`, `z < bz`
-            // and `lin = (z * by + y) * bx + x`, below `bx * by * bz`, which
-            // `fits` checked above is at most `len`, with `bx <= fit[0]`, ...
+            // SAFETY: this closure is local and its two callers below pass
+            // `y < by`, `z < bz` (their loop ranges), `x < bx` (`x0 + i` with
+            // `i` an index into a chunk, or the remainder, of a row of `bx`
+            // slots, `x0` the slots before it in that row) and
+            // `lin = (z * by + y) * bx + x`, so `lin < bx * by * bz`, which
+            // `fits` checked above is at most `len` (computed without
+            // overflow), with `bx <= fit[0]`, `by <= fit[1]`, `bz <= fit[2]`.
             // Said here so that LLVM sees it at each access of `f`.
             unsafe {
                 std::hint::assert_unchecked(x < fit[0] && y < fit[1] && z < fit[2] && lin < len);
