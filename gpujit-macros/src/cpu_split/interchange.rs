@@ -36,12 +36,22 @@
 //! matching checks and vectorizes. Other blocks run the plain copy. The
 //! runtime checks the facts it states, so a wrong choice here costs speed,
 //! never soundness.
+//!
+//! **Rows.** In that fitted copy, a loop that carries one scalar local (the
+//! matmul's `acc`: the only per-thread-array local its body assigns) runs
+//! row by row instead (`Block::lockstep_rows`, when no thread can have
+//! returned): each run of 8 threads of a row runs every iteration with
+//! their 8 values in registers (`for j { for 8 threads { acc[x] += sa[ty][j]
+//! * sb[j][tx] } }`, two vector multiply-adds per `j`), rather than loading
+//! and storing each thread's array element at every `j`. A valid execution
+//! for the same reason (each thread's iterations in its order); results are
+//! the same bits. `Block::lockstep_rows` counts such blocks (for tests).
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use super::narrow::Uniform;
-use crate::emit_cpu::{block_ident, exited_ident, ident, thread_ident, Emitter};
+use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
 use crate::model::*;
 use crate::visit::{each_expr, each_stmt};
 
@@ -175,12 +185,71 @@ fn interchange(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
             }
         }
     };
-    let (fast, slow) = (round(fast), round(slow));
+    let fast = match rows(em, l, &range) {
+        Some(rows) => rows,
+        None => round(fast),
+    };
+    let slow = round(slow);
     Some(quote! {
         #[allow(unused_variables)]
         let (#lo, #hi) = #blk.uniform_value(|#t| (#sv, #ev));
         #blk.lockstep();
         if #fits { #fast } else { #slow }
+    })
+}
+
+/// The fast copy of the interchanged loop `l` (a `for` that `qualifies`,
+/// its range `range`) row by row (`Block::lockstep_rows`), with the one
+/// local it carries in registers: the per-thread array of a scalar local
+/// the body assigns (the matmul's `acc`). Other per-thread locals it uses
+/// are loaded (and stored) per iteration, as in the plain round. `None`
+/// when the body assigns no such local or more than one, or a thread may
+/// have returned (the rows visit every thread).
+fn rows(em: &Emitter, l: &Stmt, range: &TokenStream) -> Option<TokenStream> {
+    let Stmt::For { var, body, .. } = l else {
+        return None;
+    };
+    if em.track_exit {
+        return None;
+    }
+    let stmts: Vec<&Stmt> = body.stmts.iter().collect();
+    let mut assigned = Vec::new();
+    for s in &stmts {
+        each_stmt(s, &mut |s| {
+            if let Stmt::Assign {
+                place: Place::Local(id),
+                ..
+            } = s
+            {
+                if em.spilled[*id] && !assigned.contains(id) {
+                    assigned.push(*id);
+                }
+            }
+        });
+    }
+    let [id] = assigned[..] else {
+        return None;
+    };
+    let local = &em.k.locals[id];
+    if !matches!(local.ty, Ty::Scalar(_)) {
+        return None;
+    }
+    let (blk, t) = (block_ident(), thread_ident());
+    let mut rem = em.clone();
+    rem.spilled[id] = false;
+    let inner = super::wrap_part(&rem, &stmts, &[], rem.block_stmts(body));
+    let (fit, _) = fit(em, &stmts, None);
+    let len = spilled_len(em, &stmts);
+    let (arr, name, j) = (spill_ident(local), ident(&local.name), ident(&em.k.locals[*var].name));
+    let slot = mixed("gj_slot");
+    Some(quote! {
+        #blk.lockstep_rows(#fit, #len, &mut #arr[..], #range, |#t, #j, #slot| {
+            #[allow(unused_mut)]
+            let mut #name = *#slot;
+            let _ = #j;
+            { #inner };
+            *#slot = #name;
+        });
     })
 }
 

@@ -65,13 +65,24 @@ pub fn block_body(k: &Kernel) -> TokenStream {
         quote! { #blk.coroutines(&|#t| { #copies #body }); }
     };
     match split(k) {
-        Some(split) => quote! {
-            if #blk.force_coroutines() {
-                #coroutines
-            } else {
-                #split
+        Some(split) => {
+            // Copies of the views (and scalar parameters) for the split
+            // path: the coroutine closure takes the block function's by
+            // reference, after which LLVM reloads their extents after every
+            // call it cannot see into (a fault report) and cannot drop the
+            // range checks that `Block::fits` makes redundant.
+            let names = k.params.iter().map(|p| ident(&p.name));
+            let shared = crate::emit_cpu::shared_views(k);
+            quote! {
+                if #blk.force_coroutines() {
+                    #coroutines
+                } else {
+                    #(#[allow(unused_variables)] let #names = #names;)*
+                    #shared
+                    #split
+                }
             }
-        },
+        }
         None => coroutines,
     }
 }

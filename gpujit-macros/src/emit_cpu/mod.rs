@@ -97,6 +97,20 @@ pub fn emit(k: &Kernel) -> CpuCode {
         body.extend(quote! { #[allow(unused_variables)] let #name = #value; });
     }
     // Shared arrays belong to the block: one view each, made once per block.
+    body.extend(shared_views(k));
+    body.extend(crate::device::block_body(k));
+    CpuCode {
+        prelude,
+        shared_bytes: end,
+        shared_align: align,
+        body,
+    }
+}
+
+/// The block's view of each shared array of `k`.
+pub(crate) fn shared_views(k: &Kernel) -> TokenStream {
+    let blk = block_ident();
+    let mut body = TokenStream::new();
     for (id, sh) in k.shared.iter().enumerate() {
         let name = ident(&sh.name);
         let elem = scalar_ty(sh.elem);
@@ -109,13 +123,7 @@ pub fn emit(k: &Kernel) -> CpuCode {
             let #name = #blk.shared::<#elem>(#off, &[#({ const GJ_DIM: usize = #dims; GJ_DIM }),*], #label);
         });
     }
-    body.extend(crate::device::block_body(k));
-    CpuCode {
-        prelude,
-        shared_bytes: end,
-        shared_align: align,
-        body,
-    }
+    body
 }
 
 /// Each extent of local array `a` as a `usize` constant, as for shared arrays.

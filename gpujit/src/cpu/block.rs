@@ -42,6 +42,8 @@ pub struct Block<'a> {
     /// How many thread loops of the block ran on block spans (`span.rs`):
     /// the whole block of a barrier-free kernel, or parts of a split one.
     pub(super) span: Cell<usize>,
+    /// Whether the block ran a lockstep loop row by row (`Block::lockstep_rows`).
+    pub(super) rows: Cell<bool>,
 }
 
 impl fmt::Debug for Block<'_> {

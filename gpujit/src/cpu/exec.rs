@@ -183,6 +183,7 @@ impl<'a> CpuLaunch<'a> {
             narrowed_blocks: AtomicUsize::new(0),
             span_blocks: AtomicUsize::new(0),
             span_loops: AtomicUsize::new(0),
+            row_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -234,6 +235,7 @@ impl<'a> CpuLaunch<'a> {
                 ctx.narrowed_blocks.load(Ordering::Relaxed),
                 ctx.span_blocks.load(Ordering::Relaxed),
                 ctx.span_loops.load(Ordering::Relaxed),
+                ctx.row_blocks.load(Ordering::Relaxed),
             ])
         });
         if ctx.cancel.load(Ordering::Relaxed) {
@@ -304,6 +306,8 @@ pub(super) struct LaunchCtx {
     pub(super) span_blocks: AtomicUsize,
     /// Thread loops run on block spans, over all blocks.
     pub(super) span_loops: AtomicUsize,
+    /// Blocks that ran a lockstep loop row by row (`Block::lockstep_rows`).
+    pub(super) row_blocks: AtomicUsize,
 }
 
 /// The fewest consecutive blocks a rayon job runs: enough for about
@@ -329,6 +333,7 @@ struct Batch<'c> {
     narrowed: usize,
     span: usize,
     span_loops: usize,
+    rows: usize,
 }
 
 impl<'c> Batch<'c> {
@@ -341,6 +346,7 @@ impl<'c> Batch<'c> {
             narrowed: 0,
             span: 0,
             span_loops: 0,
+            rows: 0,
         }
     }
 }
@@ -357,6 +363,9 @@ impl Drop for Batch<'_> {
         if self.span > 0 {
             self.ctx.span_blocks.fetch_add(self.span, Ordering::Relaxed);
             self.ctx.span_loops.fetch_add(self.span_loops, Ordering::Relaxed);
+        }
+        if self.rows > 0 {
+            self.ctx.row_blocks.fetch_add(self.rows, Ordering::Relaxed);
         }
     }
 }
@@ -400,6 +409,7 @@ impl LaunchCtx {
             narrowed: Cell::new(false),
             lockstep: Cell::new(false),
             span: Cell::new(0),
+            rows: Cell::new(false),
         };
         // The thread loops and coroutines catch their threads' panics; this
         // catches one of the block function itself (a gpujit bug).
@@ -411,6 +421,7 @@ impl LaunchCtx {
         batch.narrowed += usize::from(b.narrowed.get());
         batch.span += usize::from(b.span.get() > 0);
         batch.span_loops += b.span.get();
+        batch.rows += usize::from(b.rows.get());
     }
 }
 
@@ -431,8 +442,9 @@ thread_local! {
 thread_local! {
     /// Blocks of the last launch made on this OS thread that ran as
     /// coroutines, that ran a loop in lockstep, that ran a narrowed thread
-    /// loop, and that ran on block spans.
-    static LAST_PATHS: Cell<[usize; 5]> = const { Cell::new([0; 5]) };
+    /// loop, that ran on block spans, and that ran a lockstep loop row by row;
+    /// and the thread loops that ran on block spans.
+    static LAST_PATHS: Cell<[usize; 6]> = const { Cell::new([0; 6]) };
 }
 
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
@@ -476,6 +488,13 @@ pub fn last_launch_narrowed_blocks() -> usize {
 /// part of a kernel split at its barriers.
 pub fn last_launch_span_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[3]
+}
+
+/// How many blocks of the last CPU launch that ran on this OS thread ran a
+/// lockstep loop between barriers row by row, with the local it carries in
+/// registers (`Block::lockstep_rows`).
+pub fn last_launch_row_blocks() -> usize {
+    LAST_PATHS.with(Cell::get)[5]
 }
 
 /// How many thread loops the last CPU launch that ran on this OS thread ran

@@ -7,6 +7,14 @@
 //! strided loop (`common_step`), the same range in every thread of a
 //! unit-stride loop (`common_range`). If not, the block runs each thread's
 //! own loop from the recorded state instead.
+//!
+//! `Block::lockstep_rows` runs a split kernel's lockstep loop between
+//! barriers (`gpujit-macros/src/cpu_split/interchange.rs`) row by row, with
+//! the local it carries in registers.
+
+use std::sync::atomic::Ordering;
+
+use crate::cpu::thread::Thread;
 
 /// The integer types a `for` loop can count in: the trip count of a strided
 /// range and the `r`-th element of it, without iterator objects.
@@ -78,6 +86,109 @@ impl crate::cpu::block::Block<'_> {
             return step > 0;
         };
         step > 0 && if inclusive { next > end } else { next >= end }
+    }
+}
+
+/// Threads of a row that [`Block::lockstep_rows`] runs together, their
+/// carried locals in a fixed-size array (registers, after inlining).
+const ROW_CHUNK: usize = 8;
+
+impl<'a> crate::cpu::block::Block<'a> {
+    /// A lockstep loop of a split kernel (`for j in range { body }` between
+    /// barriers, with a block-uniform range) that carries one per-thread
+    /// local (the tiled matmul's `acc`, element `slots[t.lin()]`), run row by
+    /// row: each run of [`ROW_CHUNK`] consecutive threads of a row (same
+    /// `threadIdx.y` and `.z`) copies its slots into a local array, runs every
+    /// iteration of `range` for each of its threads (`f(thread, j, slot)`),
+    /// then copies them back; the threads left at the end of a row run one
+    /// at a time. After inlining the array lives in registers and the chunk
+    /// of threads vectorizes, as the hand-written `for j { acc[tx] += .. }`.
+    ///
+    /// Each thread still runs its iterations in order with its own value, so
+    /// results are bit for bit the per-thread loop's; only the interleaving of
+    /// threads changes, which CUDA leaves open between barriers. Like
+    /// [`Block::threads_fit`] it runs only when [`Block::fits`] holds for
+    /// `fit` and `len` (told to LLVM at each thread); otherwise, or with fewer
+    /// slots than threads, it records a fault (a gpujit bug) and runs no
+    /// thread. A cancelled launch returns at the next iteration without
+    /// copying the chunk's slots back (the block runs nothing more).
+    #[inline(always)]
+    pub fn lockstep_rows<S: Copy, I: Copy, R: Iterator<Item = I> + Clone>(
+        &'a self,
+        fit: [usize; 3],
+        len: usize,
+        slots: &mut [S],
+        range: R,
+        mut f: impl FnMut(&Thread<'a>, I, &mut S),
+    ) {
+        if !self.fits(true, fit, len) {
+            self.record(
+                [0; 3],
+                "a fitted lockstep loop in a block that does not fit (gpujit bug)",
+            );
+            return;
+        }
+        let [bx, by, bz] = self.launch.block;
+        let Some(slots) = slots.get_mut(..self.thread_count()) else {
+            self.record([0; 3], "fewer per-thread slots than threads (gpujit bug)");
+            return;
+        };
+        self.rows.set(true);
+        let (base, cancel) = (self.base, &self.launch.cancel);
+        let thread = |x: usize, y: usize, z: usize, lin: usize| {
+            // SAFETY: this closure is local and its two callers below pass
+            // `y < by`, `z < bz` (their loop ranges), `x < bx` (`x0 + i` with
+            // `i` an index into a chunk, or the remainder, of a row of `bx`
+            // slots, `x0` the slots before it in that row) and
+            // `lin = (z * by + y) * bx + x`, so `lin < bx * by * bz`, which
+            // `fits` checked above is at most `len` (computed without
+            // overflow), with `bx <= fit[0]`, `by <= fit[1]`, `bz <= fit[2]`.
+            // Said here so that LLVM sees it at each access of `f`.
+            unsafe {
+                std::hint::assert_unchecked(x < fit[0] && y < fit[1] && z < fit[2] && lin < len);
+            }
+            Thread {
+                block: self,
+                tid: [x, y, z],
+                base,
+                lin,
+                cancel,
+                yielder: None,
+            }
+        };
+        // Rows of `bx` slots, one per `(y, z)`, in `lin` order.
+        let mut rows = slots.chunks_exact_mut(bx.max(1));
+        for z in 0..bz {
+            for y in 0..by {
+                let Some(row) = rows.next() else { return };
+                let row_lin = (z * by + y) * bx;
+                let mut chunks = row.chunks_exact_mut(ROW_CHUNK);
+                let mut x0 = 0;
+                for chunk in &mut chunks {
+                    let mut regs: [S; ROW_CHUNK] = std::array::from_fn(|i| chunk[i]);
+                    for j in range.clone() {
+                        if cancel.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        for (i, slot) in regs.iter_mut().enumerate() {
+                            f(&thread(x0 + i, y, z, row_lin + x0 + i), j, slot);
+                        }
+                    }
+                    chunk.copy_from_slice(&regs);
+                    x0 += ROW_CHUNK;
+                }
+                for (i, slot) in chunks.into_remainder().iter_mut().enumerate() {
+                    let mut s = *slot;
+                    for j in range.clone() {
+                        if cancel.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        f(&thread(x0 + i, y, z, row_lin + x0 + i), j, &mut s);
+                    }
+                    *slot = s;
+                }
+            }
+        }
     }
 }
 

@@ -10,7 +10,10 @@
 //!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`,
 //!   `uniform_value(|t| v)` / `uniform_once(exited, |t| v)` (a value the macro proved block-uniform and
 //!   fault-free, evaluated once), `threads_x_in(exited, lo, hi, |t| ..)` (the threads with `lo <= x < hi`),
-//!   `lockstep()` (counts a block whose loop ran in lockstep).
+//!   `lockstep()` (counts a block whose loop ran in lockstep), `fits(ok, fit, len)` /
+//!   `threads_fit(exited, fit, len, |t| ..)` (a split part's copy for blocks that fit its shared arrays),
+//!   `lockstep_rows(fit, len, &mut slots, range, |t, j, slot| ..)` (a lockstep loop row by row, its carried
+//!   local in registers).
 //! - Lockstep loops: `StrideIndex::stride_trips/stride_at`, `LoopState` (per thread), `common_step(&state)`,
 //!   `common_range(&state)` (see `lockstep.rs`).
 //! - `Thread` methods: `grid1/2/3`, `gridsize1/2/3`, `thread_idx`, `block_idx`, `block_dim`, `grid_dim`
@@ -51,8 +54,9 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use block::{Block, XRange};
 pub use exec::{
-    last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks, last_launch_span_blocks,
-    last_launch_span_loops, with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
+    last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks, last_launch_row_blocks,
+    last_launch_span_blocks, last_launch_span_loops, with_cpu_time_limit, with_forced_coroutines, CpuBackend,
+    CpuLaunch, SharedLayout,
 };
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
