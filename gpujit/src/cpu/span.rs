@@ -165,23 +165,32 @@ impl<'a> Block<'a> {
             .all(|&(a, lo, hi, d)| a < CONST && axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d))
     }
 
-    /// [`Block::threads`] for the fast loop of block spans: when
+    /// [`Block::threads`] for the fast loop of block spans, in a block where
     /// [`Block::within`] holds for `bounds` (the generated code checks it
-    /// first, so LLVM knows it here), each iteration tells the optimiser
-    /// those bounds for its thread, so that LLVM drops the kernel's own
-    /// `if i < n` (with `d` the `n` the kernel reads) and vectorizes.
+    /// first; a block where it does not is a fault, a gpujit bug, and no
+    /// thread runs). Each iteration tells the optimiser those bounds for its
+    /// thread, so that LLVM drops the kernel's own `if i < n` (with `d` the
+    /// `n` the kernel reads) and vectorizes.
     #[inline(always)]
     pub fn threads_within(&'a self, bounds: &[(SpanAxis, isize, isize, usize)], mut f: impl FnMut(&Thread<'a>)) {
+        // Checked here, outside the loop, rather than passed in: the loop's
+        // hints then hold on every path, whether or not LLVM connects this
+        // test with the caller's (when it did not, the kernel's guard stayed
+        // in the loop and saxpy stopped vectorizing).
+        if !self.within(bounds) {
+            self.threads(|t| t.fault("a fast block whose bounds do not hold (gpujit bug)"));
+            return;
+        }
         let [bx, by, bz] = self.launch.block;
-        let ok = self.within(bounds);
         // Read once: a store in `f` may alias the block (it has cells).
         let (base, cancel) = (self.base, &self.launch.cancel);
         let mut lin = 0;
         for z in 0..bz {
             for y in 0..by {
                 for x in 0..bx {
-                    // SAFETY: `x < bx`, `y < by`, `z < bz`; `ok` is `within`'s.
-                    f(&unsafe { self.thread_within(bounds, ok, base, cancel, [x, y, z], lin) });
+                    // SAFETY: `x < bx`, `y < by`, `z < bz`; `within(bounds)`
+                    // holds (checked above).
+                    f(&unsafe { self.thread_within(bounds, base, cancel, [x, y, z], lin) });
                     lin += 1;
                 }
             }
@@ -212,7 +221,7 @@ impl<'a> Block<'a> {
                     // `z < bz`; no bounds (a branch on them here would keep
                     // LLVM from vectorizing).
                     f(
-                        &unsafe { self.thread_within(&[], false, base, cancel, [x, y, z], lin) },
+                        &unsafe { self.thread_within(&[], base, cancel, [x, y, z], lin) },
                         slot,
                     );
                     lin += 1;
@@ -231,30 +240,27 @@ impl<'a> Block<'a> {
         StackSlots { buf, n }
     }
 
-    /// Thread `tid` (number `lin`) of this block; when `ok` (the block's
-    /// [`Block::within`] for `bounds`), with those bounds told to the
+    /// Thread `tid` (number `lin`) of this block, with `bounds` told to the
     /// optimiser for its own index.
     ///
     /// # Safety
     /// `tid[a] < blockDim[a]` on every axis, `base` and `cancel` are this
-    /// block's (`self.base`, `&self.launch.cancel`), and `ok` only if
-    /// `self.within(bounds)`.
+    /// block's (`self.base`, `&self.launch.cancel`), and
+    /// `self.within(bounds)` holds.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     unsafe fn thread_within(
         &'a self,
         bounds: &[(SpanAxis, isize, isize, usize)],
-        ok: bool,
         base: [usize; 3],
         cancel: &'a std::sync::atomic::AtomicBool,
         tid: [usize; 3],
         lin: usize,
     ) -> Thread<'a> {
-        for &(a, lo, hi, d) in bounds.iter().filter(|_| ok) {
+        for &(a, lo, hi, d) in bounds {
             let a = usize::from(a);
             let own = own_end(base[a], tid[a]);
             // SAFETY: the caller's contract: `tid[a] < blockDim[a]`, and
-            // `ok` only if `within` checked that `base[a] + t + o` is in `0..d` for every
+            // `within` checked that `base[a] + t + o` is in `0..d` for every
             // `t < n[a]` and `o` in `lo..=hi` (`lo <= hi`).
             unsafe {
                 std::hint::assert_unchecked(own.wrapping_add_signed(hi) < d);
