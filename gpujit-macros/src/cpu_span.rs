@@ -294,10 +294,12 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
             continue;
         };
         for (pos, &(a, lo, hi)) in spec.iter().enumerate().filter(|(_, s)| s.0 < CONST) {
+            // The extent as stored: `dim(k)`'s test of `ndim` would keep
+            // LLVM from matching the bound with the kernel's `if x < w`.
             let extent = if ndim == 1 {
                 quote! { #view.len() }
             } else {
-                quote! { #view.dim(#pos) }
+                quote! { #view.extent(#pos) }
             };
             let (lo, hi) = if mutable {
                 widest.iter().find(|w| w.0 == a).map_or((lo, hi), |w| (w.1, w.2))
