@@ -32,6 +32,8 @@ fn main() -> std::process::ExitCode {
             cpu => stencil_offsets_at_the_border,
             cpu => constant_third_index_like_grayscale,
             cpu => other_indices_stay_checked_in_span_blocks,
+            cpu => edge_shapes_take_spans_only_where_they_fit,
+            cpu => a_2d_read_past_the_edge_is_a_fault_with_its_coordinates,
         ],
     )
 }
@@ -291,4 +293,86 @@ fn other_indices_stay_checked_in_span_blocks() -> gpujit::Result<()> {
     assert_eq!(a?, (want_y.clone(), want_z.clone()));
     assert_eq!(b?, (want_y, want_z));
     Ok(())
+}
+
+/// Blocks of `n` threads along an axis of `extent` that lie inside it with
+/// offsets `lo..=hi`: those that take spans.
+fn fitting(extent: usize, n: usize, lo: usize, hi: usize) -> usize {
+    (0..extent.div_ceil(n)).filter(|b| b * n >= lo && b * n + n + hi <= extent).count()
+}
+
+/// Grayscale's and the stencil's shapes at the edges: sizes that are not
+/// multiples of the block, one pixel wide or tall, empty. Every result
+/// equals the host's on both paths, and exactly the blocks that fit run on
+/// spans (the rest, checked).
+fn edge_shapes_take_spans_only_where_they_fit() -> gpujit::Result<()> {
+    for (h, w) in [(33, 47), (37, 1), (1, 53), (1, 1), (0, 0), (0, 16), (16, 16), (48, 17)] {
+        let rgb = gpujit::ndarray::Array3::from_shape_fn((h, w, 3), |(r, c, k)| ((r * 13 + c * 5 + k * 97) % 256) as u8);
+        let want = Array2::from_shape_fn((h, w), |(r, c)| {
+            (0.25 * rgb[[r, c, 0]] as f32 + 0.5 * rgb[[r, c, 1]] as f32 + 0.25 * rgb[[r, c, 2]] as f32) as u8
+        });
+        let grid = (w.div_ceil(16).max(1), h.div_ceil(16).max(1));
+        let spans = fitting(w, 16, 0, 0) * fitting(h, 16, 0, 0);
+        let (a, b) = on_both_paths(spans, || -> gpujit::Result<Array2<u8>> {
+            let d = to_device(&rgb)?;
+            let mut out = zeros::<u8>((h, w))?;
+            weigh![grid, (16, 16)](&d, &mut out)?;
+            out.copy_to_ndarray()
+        });
+        assert_eq!(a?, want, "grayscale {h} x {w}");
+        assert_eq!(b?, want, "grayscale {h} x {w}");
+
+        let src = Array2::from_shape_fn((h, w), |(r, c)| ((r * 29 + c * 11) % 19) as f32 - 9.5);
+        let want = stencil_ref(&src);
+        let grid = (w.div_ceil(8).max(1), h.div_ceil(8).max(1));
+        let spans = fitting(w, 8, 1, 1) * fitting(h, 8, 1, 1);
+        let (a, b) = on_both_paths(spans, || -> gpujit::Result<Array2<f32>> {
+            let d = to_device(&src)?;
+            let mut out = zeros::<f32>((h, w))?;
+            stencil![grid, (8, 8)](&d, &mut out)?;
+            out.copy_to_ndarray()
+        });
+        assert_eq!(a?, want, "stencil {h} x {w}");
+        assert_eq!(b?, want, "stencil {h} x {w}");
+    }
+    Ok(())
+}
+
+#[gpu_kernel]
+fn from_the_right(a: ArrayView2<f32>, mut out: ArrayViewMut2<f32>) {
+    let (x, y) = grid(2);
+    let (h, w) = out.dim();
+    if y < h && x < w {
+        out[[y, x]] = a[[y, x + 1]];
+    }
+}
+
+/// `a[[y, x + 1]]` in the last column reads past the row: the blocks of
+/// that column take the checked loop and fault there, with the coordinates
+/// of the first faulting thread, on both paths; the other blocks run on
+/// spans, and every in-range element is written.
+fn a_2d_read_past_the_edge_is_a_fault_with_its_coordinates() {
+    let (h, w) = (8, 40);
+    let a = Array2::from_shape_fn((h, w), |(r, c)| (r * w + c) as f32);
+    let (fast, reference) = on_both_paths(4, || {
+        let d = to_device(&a).unwrap();
+        let mut out = zeros::<f32>((h, w)).unwrap();
+        let err = from_the_right![(5, 1), (8, 8)](&d, &mut out).unwrap_err();
+        let out = out.copy_to_ndarray().unwrap();
+        match err {
+            Error::KernelFault {
+                message,
+                block,
+                thread,
+                faults,
+                ..
+            } => (message, block, thread, faults, out),
+            other => panic!("expected a kernel fault, got {other}"),
+        }
+    });
+    assert_eq!(fast.0, "index [0, 40] is out of bounds for global array `a` of shape [8, 40]");
+    assert_eq!((fast.1, fast.2, fast.3), ([4, 0, 0], [7, 0, 0], 8));
+    let want = Array2::from_shape_fn((h, w), |(r, c)| if c + 1 < w { a[[r, c + 1]] } else { 0.0 });
+    assert_eq!(fast.4, want);
+    assert_eq!(fast, reference);
 }
