@@ -11,7 +11,7 @@
 
 #![forbid(unsafe_code)]
 
-use gpujit::__private::{last_launch_span_blocks, with_forced_coroutines};
+use gpujit::__private::{last_launch_inner_blocks, last_launch_span_blocks, with_forced_coroutines};
 use gpujit::ndarray::Array2;
 use gpujit::prelude::*;
 use gpujit::{to_device, zeros};
@@ -34,6 +34,7 @@ fn main() -> std::process::ExitCode {
             cpu => other_indices_stay_checked_in_span_blocks,
             cpu => edge_shapes_take_spans_only_where_they_fit,
             cpu => a_2d_read_past_the_edge_is_a_fault_with_its_coordinates,
+            cpu => pixels_and_points_take_the_constant_stride_copy,
         ],
     )
 }
@@ -241,7 +242,8 @@ fn weigh(rgb: ArrayView3<u8>, mut gray: ArrayViewMut2<u8>) {
     }
 }
 
-/// A constant third index (grayscale's `rgb[[y, x, 0]]`).
+/// A constant third index (grayscale's `rgb[[y, x, 0]]`): the span blocks
+/// run the copy of the loop where the pixel's 3 bytes are a constant stride.
 fn constant_third_index_like_grayscale() -> gpujit::Result<()> {
     let (h, w) = (33, 48);
     let rgb = gpujit::ndarray::Array3::from_shape_fn((h, w, 3), |(r, c, k)| ((r * 7 + c * 3 + k * 101) % 256) as u8);
@@ -255,6 +257,14 @@ fn constant_third_index_like_grayscale() -> gpujit::Result<()> {
         weigh![(3, 3), (16, 16)](&d, &mut out)?;
         out.copy_to_ndarray()
     });
+    with_forced_coroutines(|| weigh![(3, 3), (16, 16)](&to_device(&rgb)?, &mut zeros::<u8>((h, w))?))?;
+    assert_eq!(
+        last_launch_inner_blocks(),
+        0,
+        "the reference path ran the constant-stride copy"
+    );
+    weigh![(3, 3), (16, 16)](&to_device(&rgb)?, &mut zeros::<u8>((h, w))?)?;
+    assert_eq!(last_launch_inner_blocks(), 6, "span blocks in the constant-stride copy");
     assert_eq!(a?, want);
     assert_eq!(b?, want);
     Ok(())
@@ -298,7 +308,9 @@ fn other_indices_stay_checked_in_span_blocks() -> gpujit::Result<()> {
 /// Blocks of `n` threads along an axis of `extent` that lie inside it with
 /// offsets `lo..=hi`: those that take spans.
 fn fitting(extent: usize, n: usize, lo: usize, hi: usize) -> usize {
-    (0..extent.div_ceil(n)).filter(|b| b * n >= lo && b * n + n + hi <= extent).count()
+    (0..extent.div_ceil(n))
+        .filter(|b| b * n >= lo && b * n + n + hi <= extent)
+        .count()
 }
 
 /// Grayscale's and the stencil's shapes at the edges: sizes that are not
@@ -307,7 +319,8 @@ fn fitting(extent: usize, n: usize, lo: usize, hi: usize) -> usize {
 /// spans (the rest, checked).
 fn edge_shapes_take_spans_only_where_they_fit() -> gpujit::Result<()> {
     for (h, w) in [(33, 47), (37, 1), (1, 53), (1, 1), (0, 0), (0, 16), (16, 16), (48, 17)] {
-        let rgb = gpujit::ndarray::Array3::from_shape_fn((h, w, 3), |(r, c, k)| ((r * 13 + c * 5 + k * 97) % 256) as u8);
+        let rgb =
+            gpujit::ndarray::Array3::from_shape_fn((h, w, 3), |(r, c, k)| ((r * 13 + c * 5 + k * 97) % 256) as u8);
         let want = Array2::from_shape_fn((h, w), |(r, c)| {
             (0.25 * rgb[[r, c, 0]] as f32 + 0.5 * rgb[[r, c, 1]] as f32 + 0.25 * rgb[[r, c, 2]] as f32) as u8
         });
@@ -370,9 +383,60 @@ fn a_2d_read_past_the_edge_is_a_fault_with_its_coordinates() {
             other => panic!("expected a kernel fault, got {other}"),
         }
     });
-    assert_eq!(fast.0, "index [0, 40] is out of bounds for global array `a` of shape [8, 40]");
+    assert_eq!(
+        fast.0,
+        "index [0, 40] is out of bounds for global array `a` of shape [8, 40]"
+    );
     assert_eq!((fast.1, fast.2, fast.3), ([4, 0, 0], [7, 0, 0], 8));
     let want = Array2::from_shape_fn((h, w), |(r, c)| if c + 1 < w { a[[r, c + 1]] } else { 0.0 });
     assert_eq!(fast.4, want);
     assert_eq!(fast, reference);
+}
+
+#[gpu_kernel]
+fn norm2(p: ArrayView2<f32>, out: &mut [f32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = p[[i, 0]] * p[[i, 0]] + p[[i, 1]] * p[[i, 1]];
+    }
+}
+
+/// The constant-stride copy of the span loop (`last_launch_inner_blocks`)
+/// runs where an array's last axis is exactly as long as its constant
+/// indices need: 3 of an RGB pixel's bytes, 2 of a point's coordinates
+/// (a 1-D launch); with a longer last axis (RGBA read as RGB: a stride of 4,
+/// not 3) the span blocks run the general copy. The same results either way.
+fn pixels_and_points_take_the_constant_stride_copy() -> gpujit::Result<()> {
+    let (h, w) = (32, 40);
+    for channels in [3, 4] {
+        let rgb = gpujit::ndarray::Array3::from_shape_fn((h, w, channels), |(r, c, k)| {
+            ((r * 11 + c * 7 + k * 89) % 256) as u8
+        });
+        let want = Array2::from_shape_fn((h, w), |(r, c)| {
+            (0.25 * rgb[[r, c, 0]] as f32 + 0.5 * rgb[[r, c, 1]] as f32 + 0.25 * rgb[[r, c, 2]] as f32) as u8
+        });
+        // 16 x 16 blocks: 3 x 2, the right column partly outside.
+        let (a, b) = on_both_paths(4, || -> gpujit::Result<(Array2<u8>, usize)> {
+            let d = to_device(&rgb)?;
+            let mut out = zeros::<u8>((h, w))?;
+            weigh![(3, 2), (16, 16)](&d, &mut out)?;
+            Ok((out.copy_to_ndarray()?, last_launch_inner_blocks()))
+        });
+        let inner = if channels == 3 { 4 } else { 0 };
+        assert_eq!(a?, (want.clone(), inner), "{channels} channels");
+        assert_eq!(b?, (want, 0), "{channels} channels");
+    }
+    let n = 1000;
+    let p = Array2::from_shape_fn((n, 2), |(i, k)| (i as f32) * 0.5 - k as f32);
+    let want: Vec<f32> = (0..n).map(|i| p[[i, 0]] * p[[i, 0]] + p[[i, 1]] * p[[i, 1]]).collect();
+    // 4 blocks of 256: the last one partly past the end.
+    let (a, b) = on_both_paths(3, || -> gpujit::Result<(Vec<f32>, usize)> {
+        let dp = to_device(&p)?;
+        let mut out = zeros::<f32>(n)?;
+        norm2![4, 256](&dp, &mut out)?;
+        Ok((out.copy_to_host()?, last_launch_inner_blocks()))
+    });
+    assert_eq!(a?, (want.clone(), 3));
+    assert_eq!(b?, (want, 0));
+    Ok(())
 }

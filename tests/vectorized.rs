@@ -108,8 +108,12 @@ fn launch_each() -> gpujit::Result<()> {
 /// Packed multiplies and adds (SSE, AVX, FMA) in each `(symbol, lines)`.
 fn packed_ops(disassembly: &str, symbol: &str) -> Option<(usize, usize)> {
     let start = format!("<{symbol}>:");
-    let body = disassembly.split("\n\n").find(|f| f.lines().next().is_some_and(|l| l.ends_with(&start)))?;
-    let mnemonics = body.lines().filter_map(|l| l.split('\t').nth(1)?.split_whitespace().next());
+    let body = disassembly
+        .split("\n\n")
+        .find(|f| f.lines().next().is_some_and(|l| l.ends_with(&start)))?;
+    let mnemonics = body
+        .lines()
+        .filter_map(|l| l.split('\t').nth(1)?.split_whitespace().next());
     let (mut mul, mut add) = (0, 0);
     for m in mnemonics {
         let m = m.strip_prefix('v').unwrap_or(m);
@@ -133,7 +137,11 @@ fn span_loops_use_packed_float_arithmetic() {
         .arg(&exe)
         .output()
         .expect("objdump runs");
-    assert!(out.status.success(), "objdump failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "objdump failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let mut failures = Vec::new();
     for kernel in ["saxpy_one", "grayscale", "stencil5"] {

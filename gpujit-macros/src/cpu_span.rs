@@ -42,6 +42,10 @@ pub struct SpanPlan {
     /// variable (own index plus the round's shift), and `grid(..)` itself is
     /// not an own position.
     shifted: bool,
+    /// The copy of the fast loop for arrays whose last axis is as long as
+    /// its constant indices need (see `inner_extent`): loads take that
+    /// length as a constant.
+    inner: bool,
 }
 
 fn axis_code(a: Axis) -> u8 {
@@ -98,7 +102,36 @@ impl SpanPlan {
                 .all(|(&(a, o), &(sa, _, _))| a == sa && o >= -MAX_OFFSET);
         fits.then_some(pos)
     }
+
+    /// In the `inner` copy of the fast loop, the length of parameter `p`'s
+    /// last axis that its span's loads assume (see `last_const_extent`).
+    pub fn inner_extent(&self, p: usize) -> Option<usize> {
+        self.inner.then(|| self.last_const_extent(p)).flatten()
+    }
+
+    /// `hi + 1` for an array of 2 or 3 dimensions indexed on its last axis by
+    /// constants `0..=hi` only (grayscale's `rgb[[y, x, 0..=2]]`): assumed
+    /// to be that axis's length, LLVM sees the stride between threads (`hi +
+    /// 1` elements, not a run-time extent, with which it cannot vectorize).
+    fn last_const_extent(&self, p: usize) -> Option<usize> {
+        let spec = self.arrays.get(p)?.as_ref()?;
+        match spec.last() {
+            Some(&(CONST, lo, hi)) if spec.len() >= 2 && lo >= 0 && hi < MAX_INNER => usize::try_from(hi + 1).ok(),
+            _ => None,
+        }
+    }
+
+    /// The parameters with an `inner_extent`, and that extent.
+    fn inner_extents(&self) -> Vec<(usize, usize)> {
+        (0..self.arrays.len())
+            .filter_map(|p| self.last_const_extent(p).map(|n| (p, n)))
+            .collect()
+    }
 }
+
+/// Constant last indices below this get an `inner` copy of the fast loop
+/// (an RGB or RGBA pixel, a point's coordinates).
+const MAX_INNER: i128 = 16;
 
 /// The span plan of `k`, or `None` when no array of it can use one.
 pub fn plan(k: &Kernel) -> Option<SpanPlan> {
@@ -242,6 +275,7 @@ fn plan_of<'k>(
         own,
         uniform,
         shifted,
+        inner: false,
     })
 }
 
@@ -329,12 +363,34 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
         }
     });
     let bounds = bounds(k, &plan);
-    let em = Emitter::new(k).with_spans(plan);
     let copies = param_copies(k, &[]);
-    let body = em.block_stmts(&k.body);
+    // Arrays whose last axis has a constant length in the common case
+    // (pixels of 3 bytes): a copy of the loop for when it has, where LLVM
+    // sees the stride between threads and vectorizes; the general copy
+    // otherwise.
+    let inner = plan.inner_extents();
+    let body = Emitter::new(k).with_spans(plan.clone()).block_stmts(&k.body);
+    let mut fast = quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body }); };
+    if !inner.is_empty() {
+        let fixed = Emitter::new(k)
+            .with_spans(SpanPlan { inner: true, ..plan })
+            .block_stmts(&k.body);
+        let conds = inner.iter().map(|&(p, n)| {
+            let span = span_ident(p);
+            quote! { #span.inner_is(#n) }
+        });
+        fast = quote! {
+            if #(#conds)&&* {
+                #blk.threads_within(&[#(#bounds),*], |#t| { #copies #fixed });
+                #blk.inner_block();
+            } else {
+                #fast
+            }
+        };
+    }
     quote! {
         if let (false, true, #(::core::option::Option::Some(#names),)*) = (#blk.force_coroutines(), #blk.within(&[#(#bounds),*]), #(#makes,)*) {
-            #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body });
+            #fast
             // After the loop: an atomic before it would make LLVM reload
             // the block's geometry that the spans' checks read.
             #blk.span_block();

@@ -39,8 +39,10 @@ pub struct Block<'a> {
     /// (counted per rayon job, not per block: no shared atomic per block).
     pub(super) narrowed: Cell<bool>,
     pub(super) lockstep: Cell<bool>,
-    /// Whether the block ran on block spans (`span.rs`), counted the same way.
+    /// Whether the block ran on block spans (`span.rs`), counted the same
+    /// way, and whether in the copy for constant last-axis lengths.
     pub(super) span: Cell<bool>,
+    pub(super) inner: Cell<bool>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -96,6 +98,14 @@ impl<'a> Block<'a> {
     #[inline]
     pub fn span_block(&self) {
         self.span.set(true);
+    }
+
+    /// Counts this block as one whose span loop ran in its copy for arrays
+    /// whose last axis has the length their constant indices need (for
+    /// tests; see `last_launch_inner_blocks`).
+    #[inline]
+    pub fn inner_block(&self) {
+        self.inner.set(true);
     }
 
     /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then

@@ -178,6 +178,7 @@ impl<'a> CpuLaunch<'a> {
             lockstep_blocks: AtomicUsize::new(0),
             narrowed_blocks: AtomicUsize::new(0),
             span_blocks: AtomicUsize::new(0),
+            inner_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -228,6 +229,7 @@ impl<'a> CpuLaunch<'a> {
                 ctx.lockstep_blocks.load(Ordering::Relaxed),
                 ctx.narrowed_blocks.load(Ordering::Relaxed),
                 ctx.span_blocks.load(Ordering::Relaxed),
+                ctx.inner_blocks.load(Ordering::Relaxed),
             ])
         });
         if ctx.cancel.load(Ordering::Relaxed) {
@@ -292,6 +294,8 @@ pub(super) struct LaunchCtx {
     pub(super) narrowed_blocks: AtomicUsize,
     /// Blocks that ran the unchecked thread loop of block spans (`span.rs`).
     pub(super) span_blocks: AtomicUsize,
+    /// Of those, blocks that ran its copy for constant last-axis lengths.
+    pub(super) inner_blocks: AtomicUsize,
 }
 
 /// The fewest consecutive blocks a rayon job runs: enough for about
@@ -316,6 +320,7 @@ struct Batch<'c> {
     lockstep: usize,
     narrowed: usize,
     span: usize,
+    inner: usize,
 }
 
 impl<'c> Batch<'c> {
@@ -327,6 +332,7 @@ impl<'c> Batch<'c> {
             lockstep: 0,
             narrowed: 0,
             span: 0,
+            inner: 0,
         }
     }
 }
@@ -342,6 +348,9 @@ impl Drop for Batch<'_> {
         }
         if self.span > 0 {
             self.ctx.span_blocks.fetch_add(self.span, Ordering::Relaxed);
+        }
+        if self.inner > 0 {
+            self.ctx.inner_blocks.fetch_add(self.inner, Ordering::Relaxed);
         }
     }
 }
@@ -385,6 +394,7 @@ impl LaunchCtx {
             narrowed: Cell::new(false),
             lockstep: Cell::new(false),
             span: Cell::new(false),
+            inner: Cell::new(false),
         };
         // The thread loops and coroutines catch their threads' panics; this
         // catches one of the block function itself (a gpujit bug).
@@ -395,6 +405,7 @@ impl LaunchCtx {
         batch.lockstep += usize::from(b.lockstep.get());
         batch.narrowed += usize::from(b.narrowed.get());
         batch.span += usize::from(b.span.get());
+        batch.inner += usize::from(b.inner.get());
     }
 }
 
@@ -415,8 +426,9 @@ thread_local! {
 thread_local! {
     /// Blocks of the last launch made on this OS thread that ran as
     /// coroutines, that ran a loop in lockstep, that ran a narrowed thread
-    /// loop, and that ran on block spans.
-    static LAST_PATHS: Cell<[usize; 4]> = const { Cell::new([0; 4]) };
+    /// loop, that ran on block spans, and of those in the copy for constant
+    /// last-axis lengths.
+    static LAST_PATHS: Cell<[usize; 5]> = const { Cell::new([0; 5]) };
 }
 
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
@@ -459,6 +471,14 @@ pub fn last_launch_narrowed_blocks() -> usize {
 /// check per access.
 pub fn last_launch_span_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[3]
+}
+
+/// How many blocks of the last CPU launch that ran on this OS thread ran on
+/// block spans in the copy of the thread loop for arrays whose last axis is
+/// as long as their constant indices need (`rgb[[y, x, 0..=2]]` of an
+/// `(h, w, 3)` array), where the stride between threads is a constant.
+pub fn last_launch_inner_blocks() -> usize {
+    LAST_PATHS.with(Cell::get)[4]
 }
 
 /// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].

@@ -51,8 +51,8 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use block::Block;
 pub use exec::{
-    last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks, last_launch_span_blocks,
-    with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
+    last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks,
+    last_launch_span_blocks, with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
 };
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};

@@ -220,10 +220,7 @@ impl<'a> Block<'a> {
                     // SAFETY: `x < bx` (a row has `bx` slots), `y < by`,
                     // `z < bz`; no bounds (a branch on them here would keep
                     // LLVM from vectorizing).
-                    f(
-                        &unsafe { self.thread_within(&[], base, cancel, [x, y, z], lin) },
-                        slot,
-                    );
+                    f(&unsafe { self.thread_within(&[], base, cancel, [x, y, z], lin) }, slot);
                     lin += 1;
                 }
             }
@@ -468,16 +465,37 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         })
     }
 
+    /// Whether the array has 2 or 3 dimensions and its last axis has `n`
+    /// elements: then [`Span::ld_inner`] with `n` reads what [`Span::ld`]
+    /// reads.
+    #[inline(always)]
+    pub fn inner_is(&self, n: usize) -> bool {
+        match self.ndim {
+            2 => self.d1 == n,
+            3 => self.d2 == n,
+            _ => false,
+        }
+    }
+
     /// The flat offset of the element at `idx` (one `(axis, offset)` per
     /// dimension) for thread `t`, if `t` is a thread of the span's block and
-    /// each position is one the span was checked for.
+    /// each position is one the span was checked for. `inner`, if not 0, is
+    /// the length of the last axis (refused unless it is), used as a
+    /// constant: the stride between threads that LLVM sees.
     #[inline(always)]
-    fn offset<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N]) -> Option<usize> {
+    fn offset<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], inner: usize) -> Option<usize> {
         if !t.is_in(self.block) || N != usize::from(self.ndim) {
             return None;
         }
         let mut off = 0usize;
-        let dims = [0, self.d1, self.d2];
+        let mut dims = [0, self.d1, self.d2];
+        if inner != 0 {
+            if !self.inner_is(inner) {
+                return None;
+            }
+            // Equal to the stored extent (just checked), as a constant.
+            dims[usize::from(self.ndim) - 1] = inner;
+        }
         for (k, (axis, o)) in idx.into_iter().enumerate() {
             let p = self.pos[k];
             if axis != p.axis || o < p.lo || o > p.hi {
@@ -512,12 +530,22 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// that reads `T::default()`.
     #[inline(always)]
     pub fn ld<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N]) -> T {
-        match self.offset(t, idx) {
+        self.ld_inner(t, idx, 0)
+    }
+
+    /// [`Span::ld`] where the array's last axis has `inner` elements (see
+    /// [`Span::inner_is`], which the generated code checks first; if it
+    /// does not hold, a fault, as for any refused access). `inner` 0 is
+    /// [`Span::ld`].
+    #[inline(always)]
+    pub fn ld_inner<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], inner: usize) -> T {
+        match self.offset(t, idx, inner) {
             // SAFETY: `offset` checked that `t` is a thread of the span's
             // block and every position lies in the range `covers` checked
             // for every thread of that block, so each index is below its
             // extent and the flat offset is inside the array (borrowed for
-            // the span's lifetime). A read-only array is never written while
+            // the span's lifetime; a nonzero `inner` replaced an extent
+            // only where equal to it). A read-only array is never written while
             // its views live (see `View`'s `Send` impl); a writable span is
             // an own-index view's in plain mode, whose positions are the
             // thread's own index only, plus a shift that `span_round` checked
@@ -535,8 +563,8 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// as [`Span::ld`]; on a read-only span a fault, nothing written.
     #[inline(always)]
     pub fn st<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], v: T) {
-        match self.offset(t, idx) {
-            // SAFETY: as in `ld`; `writable` spans come only from
+        match self.offset(t, idx, 0) {
+            // SAFETY: as in `ld_inner`; `writable` spans come only from
             // `OwnedView::span`/`span_round` in plain mode, at the thread's
             // own index (plus a multiple of `gridsize(1)`).
             Some(off) if self.writable => unsafe { self.ptr.add(off).write(v) },
