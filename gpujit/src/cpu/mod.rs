@@ -29,7 +29,9 @@
 //!   `ld2_own(t, y, x)`, `st2_own(t, y, x, v)` (another index is a fault, never an access).
 //! - Block spans (barrier-free kernels): `view.span(blk, [(axis, lo, hi); N])` / `owned.span([..])`
 //!   (`Option<Span>`), `blk.within(&[(axis, lo, hi, extent)])`, `blk.threads_within(&bounds, |t| ..)`,
-//!   `span.ld(t, [(axis, offset); N])`, `span.st(t, [..], v)`, `blk.span_block()` (counts the block).
+//!   `span.ld(t, [(axis, offset); N])`, `span.st(t, [..], v)`, `blk.span_block()` (counts the block);
+//!   where the last axis's length is a constant `n` in the common case: `span.inner_is(n)`,
+//!   `span.ld_inner(t, [..], n)` (the stride between threads as a constant), `blk.inner_block()`.
 //! - `threadfence()`, `threadfence_block()` (free functions): CUDA's fences.
 
 mod atomics;
