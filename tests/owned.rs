@@ -11,7 +11,7 @@
 
 #![forbid(unsafe_code)]
 
-use gpujit::__private::{last_launch_span_blocks, with_forced_coroutines};
+use gpujit::__private::{last_launch_inner_blocks, last_launch_span_blocks, with_forced_coroutines};
 use gpujit::ndarray::Array2;
 use gpujit::prelude::*;
 use gpujit::{to_device, zeros};
@@ -32,15 +32,29 @@ fn main() -> std::process::ExitCode {
             cpu => stencil_offsets_at_the_border,
             cpu => constant_third_index_like_grayscale,
             cpu => other_indices_stay_checked_in_span_blocks,
+            cpu => edge_shapes_take_spans_only_where_they_fit,
+            cpu => a_2d_read_past_the_edge_is_a_fault_with_its_coordinates,
+            cpu => pixels_and_points_take_the_constant_stride_copy,
         ],
     )
 }
 
+/// `n` blocks on a fast path, or 0 where `GPUJIT_CPU_EXEC=coroutines`
+/// forces every launch onto the reference path (CI runs this file so too).
+fn fast(n: usize) -> usize {
+    if std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines") {
+        0
+    } else {
+        n
+    }
+}
+
 /// Runs `f` (one launch) on the fast path, checking that `spans` of its
-/// blocks ran on spans, and on the reference path, which must run none.
+/// blocks ran on spans (see `fast`), and on the reference path, which must
+/// run none.
 fn on_both_paths<T>(spans: usize, f: impl Fn() -> T) -> (T, T) {
     let fast = f();
-    assert_eq!(last_launch_span_blocks(), spans, "blocks that ran on spans");
+    assert_eq!(last_launch_span_blocks(), self::fast(spans), "blocks that ran on spans");
     let reference = with_forced_coroutines(&f);
     assert_eq!(last_launch_span_blocks(), 0, "the reference path ran on spans");
     (fast, reference)
@@ -239,7 +253,8 @@ fn weigh(rgb: ArrayView3<u8>, mut gray: ArrayViewMut2<u8>) {
     }
 }
 
-/// A constant third index (grayscale's `rgb[[y, x, 0]]`).
+/// A constant third index (grayscale's `rgb[[y, x, 0]]`): the span blocks
+/// run the copy of the loop where the pixel's 3 bytes are a constant stride.
 fn constant_third_index_like_grayscale() -> gpujit::Result<()> {
     let (h, w) = (33, 48);
     let rgb = gpujit::ndarray::Array3::from_shape_fn((h, w, 3), |(r, c, k)| ((r * 7 + c * 3 + k * 101) % 256) as u8);
@@ -253,6 +268,18 @@ fn constant_third_index_like_grayscale() -> gpujit::Result<()> {
         weigh![(3, 3), (16, 16)](&d, &mut out)?;
         out.copy_to_ndarray()
     });
+    with_forced_coroutines(|| weigh![(3, 3), (16, 16)](&to_device(&rgb)?, &mut zeros::<u8>((h, w))?))?;
+    assert_eq!(
+        last_launch_inner_blocks(),
+        0,
+        "the reference path ran the constant-stride copy"
+    );
+    weigh![(3, 3), (16, 16)](&to_device(&rgb)?, &mut zeros::<u8>((h, w))?)?;
+    assert_eq!(
+        last_launch_inner_blocks(),
+        fast(6),
+        "span blocks in the constant-stride copy"
+    );
     assert_eq!(a?, want);
     assert_eq!(b?, want);
     Ok(())
@@ -290,5 +317,141 @@ fn other_indices_stay_checked_in_span_blocks() -> gpujit::Result<()> {
     });
     assert_eq!(a?, (want_y.clone(), want_z.clone()));
     assert_eq!(b?, (want_y, want_z));
+    Ok(())
+}
+
+/// Blocks of `n` threads along an axis of `extent` that lie inside it with
+/// offsets `lo..=hi`: those that take spans.
+fn fitting(extent: usize, n: usize, lo: usize, hi: usize) -> usize {
+    (0..extent.div_ceil(n))
+        .filter(|b| b * n >= lo && b * n + n + hi <= extent)
+        .count()
+}
+
+/// Grayscale's and the stencil's shapes at the edges: sizes that are not
+/// multiples of the block, one pixel wide or tall, empty. Every result
+/// equals the host's on both paths, and exactly the blocks that fit run on
+/// spans (the rest, checked).
+fn edge_shapes_take_spans_only_where_they_fit() -> gpujit::Result<()> {
+    for (h, w) in [(33, 47), (37, 1), (1, 53), (1, 1), (0, 0), (0, 16), (16, 16), (48, 17)] {
+        let rgb =
+            gpujit::ndarray::Array3::from_shape_fn((h, w, 3), |(r, c, k)| ((r * 13 + c * 5 + k * 97) % 256) as u8);
+        let want = Array2::from_shape_fn((h, w), |(r, c)| {
+            (0.25 * rgb[[r, c, 0]] as f32 + 0.5 * rgb[[r, c, 1]] as f32 + 0.25 * rgb[[r, c, 2]] as f32) as u8
+        });
+        let grid = (w.div_ceil(16).max(1), h.div_ceil(16).max(1));
+        let spans = fitting(w, 16, 0, 0) * fitting(h, 16, 0, 0);
+        let (a, b) = on_both_paths(spans, || -> gpujit::Result<Array2<u8>> {
+            let d = to_device(&rgb)?;
+            let mut out = zeros::<u8>((h, w))?;
+            weigh![grid, (16, 16)](&d, &mut out)?;
+            out.copy_to_ndarray()
+        });
+        assert_eq!(a?, want, "grayscale {h} x {w}");
+        assert_eq!(b?, want, "grayscale {h} x {w}");
+
+        let src = Array2::from_shape_fn((h, w), |(r, c)| ((r * 29 + c * 11) % 19) as f32 - 9.5);
+        let want = stencil_ref(&src);
+        let grid = (w.div_ceil(8).max(1), h.div_ceil(8).max(1));
+        let spans = fitting(w, 8, 1, 1) * fitting(h, 8, 1, 1);
+        let (a, b) = on_both_paths(spans, || -> gpujit::Result<Array2<f32>> {
+            let d = to_device(&src)?;
+            let mut out = zeros::<f32>((h, w))?;
+            stencil![grid, (8, 8)](&d, &mut out)?;
+            out.copy_to_ndarray()
+        });
+        assert_eq!(a?, want, "stencil {h} x {w}");
+        assert_eq!(b?, want, "stencil {h} x {w}");
+    }
+    Ok(())
+}
+
+#[gpu_kernel]
+fn from_the_right(a: ArrayView2<f32>, mut out: ArrayViewMut2<f32>) {
+    let (x, y) = grid(2);
+    let (h, w) = out.dim();
+    if y < h && x < w {
+        out[[y, x]] = a[[y, x + 1]];
+    }
+}
+
+/// `a[[y, x + 1]]` in the last column reads past the row: the blocks of
+/// that column take the checked loop and fault there, with the coordinates
+/// of the first faulting thread, on both paths; the other blocks run on
+/// spans, and every in-range element is written.
+fn a_2d_read_past_the_edge_is_a_fault_with_its_coordinates() {
+    let (h, w) = (8, 40);
+    let a = Array2::from_shape_fn((h, w), |(r, c)| (r * w + c) as f32);
+    let (fast, reference) = on_both_paths(4, || {
+        let d = to_device(&a).unwrap();
+        let mut out = zeros::<f32>((h, w)).unwrap();
+        let err = from_the_right![(5, 1), (8, 8)](&d, &mut out).unwrap_err();
+        let out = out.copy_to_ndarray().unwrap();
+        match err {
+            Error::KernelFault {
+                message,
+                block,
+                thread,
+                faults,
+                ..
+            } => (message, block, thread, faults, out),
+            other => panic!("expected a kernel fault, got {other}"),
+        }
+    });
+    assert_eq!(
+        fast.0,
+        "index [0, 40] is out of bounds for global array `a` of shape [8, 40]"
+    );
+    assert_eq!((fast.1, fast.2, fast.3), ([4, 0, 0], [7, 0, 0], 8));
+    let want = Array2::from_shape_fn((h, w), |(r, c)| if c + 1 < w { a[[r, c + 1]] } else { 0.0 });
+    assert_eq!(fast.4, want);
+    assert_eq!(fast, reference);
+}
+
+#[gpu_kernel]
+fn norm2(p: ArrayView2<f32>, out: &mut [f32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = p[[i, 0]] * p[[i, 0]] + p[[i, 1]] * p[[i, 1]];
+    }
+}
+
+/// The constant-stride copy of the span loop (`last_launch_inner_blocks`)
+/// runs where an array's last axis is exactly as long as its constant
+/// indices need: 3 of an RGB pixel's bytes, 2 of a point's coordinates
+/// (a 1-D launch); with a longer last axis (RGBA read as RGB: a stride of 4,
+/// not 3) the span blocks run the general copy. The same results either way.
+fn pixels_and_points_take_the_constant_stride_copy() -> gpujit::Result<()> {
+    let (h, w) = (32, 40);
+    for channels in [3, 4] {
+        let rgb = gpujit::ndarray::Array3::from_shape_fn((h, w, channels), |(r, c, k)| {
+            ((r * 11 + c * 7 + k * 89) % 256) as u8
+        });
+        let want = Array2::from_shape_fn((h, w), |(r, c)| {
+            (0.25 * rgb[[r, c, 0]] as f32 + 0.5 * rgb[[r, c, 1]] as f32 + 0.25 * rgb[[r, c, 2]] as f32) as u8
+        });
+        // 16 x 16 blocks: 3 x 2, the right column partly outside.
+        let (a, b) = on_both_paths(4, || -> gpujit::Result<(Array2<u8>, usize)> {
+            let d = to_device(&rgb)?;
+            let mut out = zeros::<u8>((h, w))?;
+            weigh![(3, 2), (16, 16)](&d, &mut out)?;
+            Ok((out.copy_to_ndarray()?, last_launch_inner_blocks()))
+        });
+        let inner = if channels == 3 { fast(4) } else { 0 };
+        assert_eq!(a?, (want.clone(), inner), "{channels} channels");
+        assert_eq!(b?, (want, 0), "{channels} channels");
+    }
+    let n = 1000;
+    let p = Array2::from_shape_fn((n, 2), |(i, k)| (i as f32) * 0.5 - k as f32);
+    let want: Vec<f32> = (0..n).map(|i| p[[i, 0]] * p[[i, 0]] + p[[i, 1]] * p[[i, 1]]).collect();
+    // 4 blocks of 256: the last one partly past the end.
+    let (a, b) = on_both_paths(3, || -> gpujit::Result<(Vec<f32>, usize)> {
+        let dp = to_device(&p)?;
+        let mut out = zeros::<f32>(n)?;
+        norm2![4, 256](&dp, &mut out)?;
+        Ok((out.copy_to_host()?, last_launch_inner_blocks()))
+    });
+    assert_eq!(a?, (want.clone(), fast(3)));
+    assert_eq!(b?, (want, 0));
     Ok(())
 }

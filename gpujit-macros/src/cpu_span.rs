@@ -53,6 +53,10 @@ pub struct SpanPlan {
     /// variable (own index plus the round's shift), and `grid(..)` itself is
     /// not an own position.
     shifted: bool,
+    /// The copy of the fast loop for arrays whose last axis is as long as
+    /// its constant indices need (see `inner_extent`): loads take that
+    /// length as a constant.
+    inner: bool,
 }
 
 /// The offset of one position of a classified access.
@@ -137,6 +141,32 @@ fn axis_code(a: Axis) -> u8 {
 }
 
 impl SpanPlan {
+    /// In the `inner` copy of the fast loop, the length of parameter `p`'s
+    /// last axis that its span's loads assume (see `last_const_extent`).
+    pub fn inner_extent(&self, p: usize) -> Option<usize> {
+        self.inner.then(|| self.last_const_extent(p)).flatten()
+    }
+
+    /// `hi + 1` for an array of 2 or 3 dimensions indexed on its last axis by
+    /// literals `0..=hi` only (grayscale's `rgb[[y, x, 0..=2]]`): assumed to
+    /// be that axis's length, LLVM sees the stride between threads (`hi + 1`
+    /// elements, not a run-time extent, with which it cannot vectorize).
+    fn last_const_extent(&self, p: usize) -> Option<usize> {
+        let spec = self.arrays.get(p)?.as_ref()?;
+        let last = spec.last()?;
+        let (lo, hi) = last.lits?;
+        (last.axis == CONST && last.unis.is_empty() && spec.len() >= 2 && lo >= 0 && hi < MAX_INNER)
+            .then(|| usize::try_from(hi + 1).ok())
+            .flatten()
+    }
+
+    /// The parameters with an `inner_extent`, and that extent.
+    fn inner_extents(&self) -> Vec<(usize, usize)> {
+        (0..self.arrays.len())
+            .filter_map(|p| self.last_const_extent(p).map(|n| (p, n)))
+            .collect()
+    }
+
     /// `e` as `(axis, offset)`: own index plus or minus a literal, a literal,
     /// or the lockstep loop's counter `uniform`. With `shared`, `threadIdx`
     /// (through `tid`) instead of the own index.
@@ -197,6 +227,10 @@ impl SpanPlan {
         fits.then_some(pos)
     }
 }
+
+/// Constant last indices below this get an `inner` copy of the fast loop
+/// (an RGB or RGBA pixel, a point's coordinates).
+const MAX_INNER: i128 = 16;
 
 /// The span plan of `k`, or `None` when no array of it can use one.
 pub fn plan(k: &Kernel) -> Option<SpanPlan> {
@@ -369,6 +403,7 @@ fn plan_of(k: &Kernel, scope: PlanScope, visit: &mut dyn FnMut(StmtVisitor)) -> 
         uni: scope.uni,
         uniform: scope.uniform,
         shifted: scope.shifted.is_some(),
+        inner: false,
     };
     // Per array: `Some(positions)` while every classified access agrees on
     // the axis of each position; the parameters `scope` allows, and shared
@@ -658,10 +693,37 @@ pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
         return checked;
     };
     let (blk, t) = (block_ident(), thread_ident());
-    let em = Emitter::new(k).with_spans(plan.clone());
     let copies = param_copies(k, &[]);
-    let body = em.block_stmts(&k.body);
-    let fast = |bounds: &[TokenStream]| quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body }); };
+    let body = Emitter::new(k).with_spans(plan.clone()).block_stmts(&k.body);
+    // Arrays whose last axis has a constant length in the common case
+    // (pixels of 3 bytes): a copy of the loop for when it has, where LLVM
+    // sees the stride between threads and vectorizes; the general copy
+    // otherwise.
+    let inner = plan.inner_extents();
+    let fixed = (!inner.is_empty()).then(|| {
+        Emitter::new(k)
+            .with_spans(SpanPlan {
+                inner: true,
+                ..plan.clone()
+            })
+            .block_stmts(&k.body)
+    });
+    let fast = |bounds: &[TokenStream]| {
+        let general = quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body }); };
+        let Some(fixed) = fixed else { return general };
+        let conds = inner.iter().map(|&(p, n)| {
+            let span = span_ident(p);
+            quote! { #span.inner_is(#n) }
+        });
+        quote! {
+            if #(#conds)&&* {
+                #blk.threads_within(&[#(#bounds),*], |#t| { #copies #fixed });
+                #blk.inner_block();
+            } else {
+                #general
+            }
+        }
+    };
     choose(k, &plan, None, fast, checked)
 }
 

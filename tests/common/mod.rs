@@ -56,6 +56,10 @@ pub enum Tool {
     /// scheduling). Under `GPUJIT_BACKEND=cuda` (CI's second pass) such a test
     /// is reported as ignored; nothing makes that a failure.
     CpuBackend,
+    /// An optimised x86-64 build and `objdump` (binutils), to read the
+    /// machine code of this test binary; `GPUJIT_REQUIRE_OBJDUMP=1` makes
+    /// their absence a failure.
+    Objdump,
 }
 
 impl Tool {
@@ -81,6 +85,13 @@ impl Tool {
                 .and_then(|_| Tool::Nvrtc.probe())
                 .and_then(|_| Tool::Cxx.probe())
                 .map(drop),
+            Tool::Objdump if cfg!(debug_assertions) || !cfg!(target_arch = "x86_64") => {
+                Err("reads x86-64 machine code of an optimised build: run `cargo test --release` on x86-64".to_string())
+            }
+            Tool::Objdump => match std::process::Command::new("objdump").arg("--version").output() {
+                Ok(out) if out.status.success() => Ok(()),
+                _ => Err("objdump not found: install binutils (Debian: `apt-get install binutils`)".to_string()),
+            },
             Tool::CpuBackend => match gpujit::detect() {
                 d if d.kind == gpujit::BackendKind::Cpu => Ok(()),
                 d => Err(format!(
@@ -99,6 +110,7 @@ impl Tool {
             Tool::Release => None,
             Tool::DriverDouble => Some("GPUJIT_REQUIRE_DRIVER_DOUBLE"),
             Tool::CpuBackend => None,
+            Tool::Objdump => Some("GPUJIT_REQUIRE_OBJDUMP"),
         }
     }
 

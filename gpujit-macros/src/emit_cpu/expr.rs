@@ -99,7 +99,10 @@ impl Emitter<'_> {
                 let Some((span, pos)) = self.span_access(*a, idx) else {
                     return TokenStream::new();
                 };
-                quote! { #span.ld(#t, #pos) }
+                match self.span_inner(*a) {
+                    Some(n) => quote! { #span.ld_inner(#t, #pos, #n) },
+                    None => quote! { #span.ld(#t, #pos) },
+                }
             }
             ExprKind::Load(a, idx) => {
                 let (view, _, ld) = self.access_at(*a, idx);

@@ -250,6 +250,15 @@ impl<'a> Emitter<'a> {
         Some((span, crate::cpu_span::index_tokens(&pos)))
     }
 
+    /// The constant length of `a`'s last axis that its span's loads assume
+    /// (the `inner` copy of the fast loop; see `SpanPlan::inner_extent`).
+    fn span_inner(&self, a: ArrayRef) -> Option<usize> {
+        match (a, &self.spans) {
+            (ArrayRef::Param(p), Some(plan)) => plan.inner_extent(p),
+            _ => None,
+        }
+    }
+
     /// Numbers the `syncthreads()` sites from `first` (a device function's
     /// apart from its kernel's, for the divergent-barrier check).
     pub fn first_site(self, first: u32) -> Self {

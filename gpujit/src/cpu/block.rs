@@ -44,6 +44,9 @@ pub struct Block<'a> {
     pub(super) span: Cell<usize>,
     /// Whether the block ran a lockstep loop row by row (`Block::lockstep_rows`).
     pub(super) rows: Cell<bool>,
+    /// Whether the block ran on block spans in the copy for constant
+    /// last-axis lengths.
+    pub(super) inner: Cell<bool>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -119,6 +122,14 @@ impl<'a> Block<'a> {
     #[inline]
     pub fn span_block(&self) {
         self.span.set(self.span.get() + 1);
+    }
+
+    /// Counts this block as one whose span loop ran in its copy for arrays
+    /// whose last axis has the length their constant indices need (for
+    /// tests; see `last_launch_inner_blocks`).
+    #[inline]
+    pub fn inner_block(&self) {
+        self.inner.set(true);
     }
 
     /// Runs `f` for every thread of the block, `threadIdx.x` fastest, then

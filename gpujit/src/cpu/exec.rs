@@ -184,6 +184,7 @@ impl<'a> CpuLaunch<'a> {
             span_blocks: AtomicUsize::new(0),
             span_loops: AtomicUsize::new(0),
             row_blocks: AtomicUsize::new(0),
+            inner_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -236,6 +237,7 @@ impl<'a> CpuLaunch<'a> {
                 ctx.span_blocks.load(Ordering::Relaxed),
                 ctx.span_loops.load(Ordering::Relaxed),
                 ctx.row_blocks.load(Ordering::Relaxed),
+                ctx.inner_blocks.load(Ordering::Relaxed),
             ])
         });
         if ctx.cancel.load(Ordering::Relaxed) {
@@ -308,6 +310,9 @@ pub(super) struct LaunchCtx {
     pub(super) span_loops: AtomicUsize,
     /// Blocks that ran a lockstep loop row by row (`Block::lockstep_rows`).
     pub(super) row_blocks: AtomicUsize,
+    /// Of the span blocks, those that ran the copy for constant last-axis
+    /// lengths.
+    pub(super) inner_blocks: AtomicUsize,
 }
 
 /// The fewest consecutive blocks a rayon job runs: enough for about
@@ -334,6 +339,7 @@ struct Batch<'c> {
     span: usize,
     span_loops: usize,
     rows: usize,
+    inner: usize,
 }
 
 impl<'c> Batch<'c> {
@@ -347,6 +353,7 @@ impl<'c> Batch<'c> {
             span: 0,
             span_loops: 0,
             rows: 0,
+            inner: 0,
         }
     }
 }
@@ -366,6 +373,9 @@ impl Drop for Batch<'_> {
         }
         if self.rows > 0 {
             self.ctx.row_blocks.fetch_add(self.rows, Ordering::Relaxed);
+        }
+        if self.inner > 0 {
+            self.ctx.inner_blocks.fetch_add(self.inner, Ordering::Relaxed);
         }
     }
 }
@@ -410,6 +420,7 @@ impl LaunchCtx {
             lockstep: Cell::new(false),
             span: Cell::new(0),
             rows: Cell::new(false),
+            inner: Cell::new(false),
         };
         // The thread loops and coroutines catch their threads' panics; this
         // catches one of the block function itself (a gpujit bug).
@@ -422,6 +433,7 @@ impl LaunchCtx {
         batch.span += usize::from(b.span.get() > 0);
         batch.span_loops += b.span.get();
         batch.rows += usize::from(b.rows.get());
+        batch.inner += usize::from(b.inner.get());
     }
 }
 
@@ -440,11 +452,12 @@ thread_local! {
 }
 
 thread_local! {
-    /// Blocks of the last launch made on this OS thread that ran as
+    /// Of the last launch made on this OS thread: the blocks that ran as
     /// coroutines, that ran a loop in lockstep, that ran a narrowed thread
-    /// loop, that ran on block spans, and that ran a lockstep loop row by row;
-    /// and the thread loops that ran on block spans.
-    static LAST_PATHS: Cell<[usize; 6]> = const { Cell::new([0; 6]) };
+    /// loop, and that ran on block spans; the thread loops that ran on block
+    /// spans; the blocks that ran a lockstep loop row by row; and the span
+    /// blocks that ran the copy for constant last-axis lengths.
+    static LAST_PATHS: Cell<[usize; 7]> = const { Cell::new([0; 7]) };
 }
 
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
@@ -490,6 +503,14 @@ pub fn last_launch_span_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[3]
 }
 
+/// How many thread loops the last CPU launch that ran on this OS thread ran
+/// on block spans, over all its blocks: one per block of a barrier-free
+/// kernel, one per barrier-free part (narrowed or not) and block of a split
+/// kernel.
+pub fn last_launch_span_loops() -> usize {
+    LAST_PATHS.with(Cell::get)[4]
+}
+
 /// How many blocks of the last CPU launch that ran on this OS thread ran a
 /// lockstep loop between barriers row by row, with the local it carries in
 /// registers (`Block::lockstep_rows`).
@@ -497,12 +518,12 @@ pub fn last_launch_row_blocks() -> usize {
     LAST_PATHS.with(Cell::get)[5]
 }
 
-/// How many thread loops the last CPU launch that ran on this OS thread ran
-/// on block spans, over all its blocks: one per block of a barrier-free
-/// kernel, one per barrier-free part (narrowed or not) and block of a split
-/// kernel.
-pub fn last_launch_span_loops() -> usize {
-    LAST_PATHS.with(Cell::get)[4]
+/// How many blocks of the last CPU launch that ran on this OS thread ran on
+/// block spans in the copy of the thread loop for arrays whose last axis is
+/// as long as their constant indices need (`rgb[[y, x, 0..=2]]` of an
+/// `(h, w, 3)` array), where the stride between threads is a constant.
+pub fn last_launch_inner_blocks() -> usize {
+    LAST_PATHS.with(Cell::get)[6]
 }
 
 /// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].

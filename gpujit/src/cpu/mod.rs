@@ -32,7 +32,9 @@
 //!   `ld2_own(t, y, x)`, `st2_own(t, y, x, v)` (another index is a fault, never an access).
 //! - Block spans (barrier-free kernels): `view.span(blk, [(axis, lo, hi); N])` / `owned.span([..])`
 //!   (`Option<Span>`), `blk.within(&[(axis, lo, hi, extent)])`, `blk.threads_within(&bounds, |t| ..)`,
-//!   `span.ld(t, [(axis, offset); N])`, `span.st(t, [..], v)`, `blk.span_block()` (counts the block).
+//!   `span.ld(t, [(axis, offset); N])`, `span.st(t, [..], v)`, `blk.span_block()` (counts the block);
+//!   where the last axis's length is a constant `n` in the common case: `span.inner_is(n)`,
+//!   `span.ld_inner(t, [..], n)` (the stride between threads as a constant), `blk.inner_block()`.
 //! - `threadfence()`, `threadfence_block()` (free functions): CUDA's fences.
 
 mod atomics;
@@ -54,9 +56,9 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use block::{Block, XRange};
 pub use exec::{
-    last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks, last_launch_row_blocks,
-    last_launch_span_blocks, last_launch_span_loops, with_cpu_time_limit, with_forced_coroutines, CpuBackend,
-    CpuLaunch, SharedLayout,
+    last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks,
+    last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops, with_cpu_time_limit,
+    with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
 };
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};

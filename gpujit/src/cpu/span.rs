@@ -218,23 +218,32 @@ impl<'a> Block<'a> {
             .all(|&(a, lo, hi, d)| a < CONST && axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d))
     }
 
-    /// [`Block::threads`] for the fast loop of block spans: when
+    /// [`Block::threads`] for the fast loop of block spans, in a block where
     /// [`Block::within`] holds for `bounds` (the generated code checks it
-    /// first, so LLVM knows it here), each iteration tells the optimiser
-    /// those bounds for its thread, so that LLVM drops the kernel's own
-    /// `if i < n` (with `d` the `n` the kernel reads) and vectorizes.
+    /// first; a block where it does not is a fault, a gpujit bug, and no
+    /// thread runs). Each iteration tells the optimiser those bounds for its
+    /// thread, so that LLVM drops the kernel's own `if i < n` (with `d` the
+    /// `n` the kernel reads) and vectorizes.
     #[inline(always)]
     pub fn threads_within(&'a self, bounds: &[(SpanAxis, isize, isize, usize)], mut f: impl FnMut(&Thread<'a>)) {
+        // Checked here, outside the loop, rather than passed in: the loop's
+        // hints then hold on every path, whether or not LLVM connects this
+        // test with the caller's (when it did not, the kernel's guard stayed
+        // in the loop and saxpy stopped vectorizing).
+        if !self.within(bounds) {
+            self.threads(|t| t.fault("a fast block whose bounds do not hold (gpujit bug)"));
+            return;
+        }
         let [bx, by, bz] = self.launch.block;
-        let ok = self.within(bounds);
         // Read once: a store in `f` may alias the block (it has cells).
         let (base, cancel) = (self.base, &self.launch.cancel);
         let mut lin = 0;
         for z in 0..bz {
             for y in 0..by {
                 for x in 0..bx {
-                    // SAFETY: `x < bx`, `y < by`, `z < bz`; `ok` is `within`'s.
-                    f(&unsafe { self.thread_within(bounds, ok, base, cancel, [x, y, z], lin) });
+                    // SAFETY: `x < bx`, `y < by`, `z < bz`; `within(bounds)`
+                    // holds (checked above).
+                    f(&unsafe { self.thread_within(bounds, base, cancel, [x, y, z], lin) });
                     lin += 1;
                 }
             }
@@ -264,10 +273,7 @@ impl<'a> Block<'a> {
                     // SAFETY: `x < bx` (a row has `bx` slots), `y < by`,
                     // `z < bz`; no bounds (a branch on them here would keep
                     // LLVM from vectorizing).
-                    f(
-                        &unsafe { self.thread_within(&[], false, base, cancel, [x, y, z], lin) },
-                        slot,
-                    );
+                    f(&unsafe { self.thread_within(&[], base, cancel, [x, y, z], lin) }, slot);
                     lin += 1;
                 }
             }
@@ -284,30 +290,27 @@ impl<'a> Block<'a> {
         StackSlots { buf, n }
     }
 
-    /// Thread `tid` (number `lin`) of this block; when `ok` (the block's
-    /// [`Block::within`] for `bounds`), with those bounds told to the
+    /// Thread `tid` (number `lin`) of this block, with `bounds` told to the
     /// optimiser for its own index.
     ///
     /// # Safety
     /// `tid[a] < blockDim[a]` on every axis, `base` and `cancel` are this
-    /// block's (`self.base`, `&self.launch.cancel`), and `ok` only if
-    /// `self.within(bounds)`.
+    /// block's (`self.base`, `&self.launch.cancel`), and
+    /// `self.within(bounds)` holds.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     unsafe fn thread_within(
         &'a self,
         bounds: &[(SpanAxis, isize, isize, usize)],
-        ok: bool,
         base: [usize; 3],
         cancel: &'a std::sync::atomic::AtomicBool,
         tid: [usize; 3],
         lin: usize,
     ) -> Thread<'a> {
-        for &(a, lo, hi, d) in bounds.iter().filter(|_| ok) {
+        for &(a, lo, hi, d) in bounds {
             let a = usize::from(a);
             let own = own_end(base[a], tid[a]);
             // SAFETY: the caller's contract: `tid[a] < blockDim[a]`, and
-            // `ok` only if `within` checked that `base[a] + t + o` is in `0..d` for every
+            // `within` checked that `base[a] + t + o` is in `0..d` for every
             // `t < n[a]` and `o` in `lo..=hi` (`lo <= hi`).
             unsafe {
                 std::hint::assert_unchecked(own.wrapping_add_signed(hi) < d);
@@ -583,11 +586,25 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         })
     }
 
+    /// Whether the array has 2 or 3 dimensions and its last axis has `n`
+    /// elements: then [`Span::ld_inner`] with `n` reads what [`Span::ld`]
+    /// reads.
+    #[inline(always)]
+    pub fn inner_is(&self, n: usize) -> bool {
+        match self.ndim {
+            2 => self.d1 == n,
+            3 => self.d2 == n,
+            _ => false,
+        }
+    }
+
     /// The flat offset of the element at `idx` (one `(axis, offset)` per
     /// dimension) for thread `t`, if `t` is a thread of the span's block and
-    /// each position is one the span was checked for.
+    /// each position is one the span was checked for. `inner`, if not 0, is
+    /// the length of the last axis (refused unless it is), used as a
+    /// constant: the stride between threads that LLVM sees.
     #[inline(always)]
-    fn offset<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N]) -> Option<usize> {
+    fn offset<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], inner: usize) -> Option<usize> {
         if !t.is_in(self.block) || N != usize::from(self.ndim) {
             return None;
         }
@@ -595,7 +612,14 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             return None;
         }
         let mut off = 0usize;
-        let dims = [0, self.d1, self.d2];
+        let mut dims = [0, self.d1, self.d2];
+        if inner != 0 {
+            if !self.inner_is(inner) {
+                return None;
+            }
+            // Equal to the stored extent (just checked), as a constant.
+            dims[usize::from(self.ndim) - 1] = inner;
+        }
         for (k, (axis, o)) in idx.into_iter().enumerate() {
             let p = self.pos[k];
             if axis != p.axis || o < p.lo || o > p.hi {
@@ -632,12 +656,22 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// that reads `T::default()`.
     #[inline(always)]
     pub fn ld<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N]) -> T {
-        match self.offset(t, idx) {
+        self.ld_inner(t, idx, 0)
+    }
+
+    /// [`Span::ld`] where the array's last axis has `inner` elements (see
+    /// [`Span::inner_is`], which the generated code checks first; if it
+    /// does not hold, a fault, as for any refused access). `inner` 0 is
+    /// [`Span::ld`].
+    #[inline(always)]
+    pub fn ld_inner<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], inner: usize) -> T {
+        match self.offset(t, idx, inner) {
             // SAFETY: `offset` checked that `t` is a thread of the span's
             // block and every position lies in the range `covers` checked
             // for every thread of that block, so each index is below its
             // extent and the flat offset is inside the array (borrowed for
-            // the span's lifetime). A read-only array is never written while
+            // the span's lifetime; a nonzero `inner` replaced an extent
+            // only where equal to it). A read-only array is never written while
             // its views live (see `View`'s `Send` impl); a writable span is
             // an own-index view's in plain mode, whose positions are the
             // thread's own index only, plus a shift that `span_round` checked
@@ -657,8 +691,8 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// as [`Span::ld`]; on a read-only span a fault, nothing written.
     #[inline(always)]
     pub fn st<const N: usize>(&self, t: &Thread<'_>, idx: [(SpanAxis, isize); N], v: T) {
-        match self.offset(t, idx) {
-            // SAFETY: as in `ld`; `writable` spans come only from
+        match self.offset(t, idx, 0) {
+            // SAFETY: as in `ld_inner`; `writable` spans come only from
             // `OwnedView::span`/`span_round` in plain mode, at the thread's
             // own index (plus a multiple of `gridsize(1)`), and from shared
             // views (memory of the block's one OS thread, accessed by raw

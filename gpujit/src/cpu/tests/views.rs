@@ -236,3 +236,24 @@ fn shared_spans_check_their_threads() {
         .collect();
     assert_eq!(out.copy_to_host().unwrap(), want);
 }
+
+#[test]
+fn threads_within_runs_no_thread_where_its_bounds_do_not_hold() {
+    use crate::cpu::OWN_X;
+    let ran = AtomicUsize::new(0);
+    // 2 blocks of 32 threads over 48 elements: the second block's indices
+    // 32..64 pass 48, so bounds against 48 hold for block 0 only.
+    let (r, _, _) = with_owned(48, 2, 32, true, &|b, _| {
+        b.threads_within(&[(OWN_X, 0, 0, 48)], |_| {
+            ran.fetch_add(1, Ordering::Relaxed);
+        });
+    });
+    assert_eq!(ran.load(Ordering::Relaxed), 32, "only block 0's threads run");
+    match r {
+        Err(Error::KernelFault { message, faults, .. }) => {
+            assert_eq!(faults, 32, "one fault per thread of block 1");
+            assert!(message.contains("bounds do not hold"), "{message}");
+        }
+        other => panic!("expected faults, got {other:?}"),
+    }
+}
