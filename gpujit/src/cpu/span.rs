@@ -218,6 +218,16 @@ impl<'a> Block<'a> {
             .all(|&(a, lo, hi, d)| a < CONST && axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d))
     }
 
+    /// A fast block whose bounds do not hold (a gpujit bug): every thread
+    /// faults, none runs. Out of line and cold: it is never taken, and
+    /// inlined into every fast loop's caller it cost the tiled matmul a
+    /// quarter of its speed (code layout).
+    #[cold]
+    #[inline(never)]
+    fn bounds_fault(&self) {
+        self.threads(|t| t.fault("a fast block whose bounds do not hold (gpujit bug)"));
+    }
+
     /// [`Block::threads`] for the fast loop of block spans, in a block where
     /// [`Block::within`] holds for `bounds` (the generated code checks it
     /// first; a block where it does not is a fault, a gpujit bug, and no
@@ -231,7 +241,7 @@ impl<'a> Block<'a> {
         // test with the caller's (when it did not, the kernel's guard stayed
         // in the loop and saxpy stopped vectorizing).
         if !self.within(bounds) {
-            self.threads(|t| t.fault("a fast block whose bounds do not hold (gpujit bug)"));
+            self.bounds_fault();
             return;
         }
         let [bx, by, bz] = self.launch.block;
