@@ -207,7 +207,7 @@ fn a_barrier_in_a_thread_dependent_if_is_divergent() {
         let mut out = zeros::<u32>(64)?;
         barrier_in_if![2, 32](&mut out)
     });
-    expect_divergent(r, [("`if`", [16, 0, 0]), ("ended (returned) before", [16, 0, 0])]);
+    expect_divergent(r, [("`if`", [16, 0, 0]), ("finished without reaching", [16, 0, 0])]);
 }
 
 #[gpu_kernel]
@@ -242,7 +242,7 @@ fn a_loop_with_thread_dependent_trip_count_is_divergent() {
         let mut out = zeros::<u32>(64)?;
         barrier_per_thread_index![2, 32](&mut out)
     });
-    expect_divergent(r, [("`for` loop", [1, 0, 0]), ("before", [0, 0, 0])]);
+    expect_divergent(r, [("`for` loop", [1, 0, 0]), ("finished without reaching", [0, 0, 0])]);
 }
 
 #[gpu_kernel]

@@ -109,9 +109,20 @@ pub(super) fn plain_part(em: &Emitter, stmts: &[&Stmt]) -> TokenStream {
     let body: TokenStream = stmts.iter().map(|s| em.stmt(s)).collect();
     let body = super::wrap_part(em, stmts, &[], body);
     // Specialised for blocks that fit the shared arrays: LLVM can drop
-    // those range checks.
+    // those range checks. A part with none to drop (no shared array at a
+    // `threadIdx` position, no per-thread array) has one copy: a second,
+    // the same code, would only cost build time.
     let (fits, fast, slow) = fitted(em, stmts, None, &body);
+    if !has_facts(em, stmts) {
+        return slow;
+    }
     quote! { if #fits { #fast } else { #slow } }
+}
+
+/// Whether `Block::threads_fit` would tell LLVM anything for a part made
+/// of `stmts`: a shared array indexed by `threadIdx`, or a per-thread array.
+fn has_facts(em: &Emitter, stmts: &[&Stmt]) -> bool {
+    !spilled_ids(em, stmts).is_empty() || shared_positions(em, stmts, None).0.iter().any(|ds| !ds.is_empty())
 }
 
 /// Whether `s` is a `for` loop this module interchanges.
@@ -285,18 +296,24 @@ pub(super) fn fitted(
 /// The least length of the per-thread arrays the body reads or writes
 /// (`usize::MAX` if none).
 pub(super) fn spilled_len(em: &Emitter, stmts: &[&Stmt]) -> TokenStream {
+    spilled_ids(em, stmts)
+        .into_iter()
+        .fold(quote! { usize::MAX }, |acc, id| {
+            let arr = crate::emit_cpu::spill_ident(&em.k.locals[id]);
+            quote! { ::core::cmp::min(#acc, #arr.len()) }
+        })
+}
+
+/// The per-thread arrays (spilled locals) `stmts` read or write.
+fn spilled_ids(em: &Emitter, stmts: &[&Stmt]) -> Vec<LocalId> {
     let mut ids = Vec::new();
     for s in stmts {
         crate::visit::locals_used(s, &mut ids);
     }
     ids.sort_unstable();
     ids.dedup();
-    ids.into_iter()
-        .filter(|id| em.spilled[*id])
-        .fold(quote! { usize::MAX }, |acc, id| {
-            let arr = crate::emit_cpu::spill_ident(&em.k.locals[id]);
-            quote! { ::core::cmp::min(#acc, #arr.len()) }
-        })
+    ids.retain(|id| em.spilled[*id]);
+    ids
 }
 
 /// The facts that let LLVM drop the range checks of the shared accesses in
@@ -306,38 +323,7 @@ pub(super) fn spilled_len(em: &Emitter, stmts: &[&Stmt]) -> TokenStream {
 /// indexed by the loop variable `var` alone (`lp`: the loop's variable, end
 /// and whether it is inclusive; `None` for a plain part).
 pub(super) fn fit(em: &Emitter, stmts: &[&Stmt], lp: Option<(LocalId, &Ident, bool)>) -> (TokenStream, TokenStream) {
-    let mut per_axis: [Vec<String>; 3] = Default::default();
-    let mut at_var: Vec<String> = Vec::new();
-    let mut note = |a: usize, idx: &[Expr]| {
-        let view = &em.k.shared[a].name;
-        for (k, e) in idx.iter().enumerate() {
-            let d = format!("{view}.extent({k})");
-            let list = match thread_axis(em, e) {
-                Some(axis) => &mut per_axis[axis],
-                None if matches!((&e.kind, lp), (ExprKind::Local(id), Some((var, ..))) if *id == var) => &mut at_var,
-                None => continue,
-            };
-            if !list.contains(&d) {
-                list.push(d);
-            }
-        }
-    };
-    for s in stmts {
-        each_stmt(s, &mut |s| {
-            if let Stmt::Assign {
-                place: Place::Elem(ArrayRef::Shared(a), idx),
-                ..
-            } = s
-            {
-                note(*a, idx);
-            }
-        });
-        each_expr(s, &mut |e| {
-            if let ExprKind::Load(ArrayRef::Shared(a), idx) = &e.kind {
-                note(*a, idx);
-            }
-        });
-    }
+    let (per_axis, at_var) = shared_positions(em, stmts, lp.map(|(var, ..)| var));
     let parse = |d: &String| d.parse::<TokenStream>().unwrap_or_else(|_| quote! { 0usize });
     let axes = per_axis.iter().map(|ds| {
         ds.iter()
@@ -361,6 +347,45 @@ pub(super) fn fit(em: &Emitter, stmts: &[&Stmt], lp: Option<(LocalId, &Ident, bo
         None => TokenStream::new(),
     };
     (quote! { [#(#axes),*] }, quote! { true #ok })
+}
+
+/// The extents (as `view.extent(k)` code) of the shared arrays in `stmts`
+/// at positions indexed by `threadIdx`, per axis, and at positions indexed
+/// by the loop variable `var` alone.
+fn shared_positions(em: &Emitter, stmts: &[&Stmt], var: Option<LocalId>) -> ([Vec<String>; 3], Vec<String>) {
+    let mut per_axis: [Vec<String>; 3] = Default::default();
+    let mut at_var: Vec<String> = Vec::new();
+    let mut note = |a: usize, idx: &[Expr]| {
+        let view = &em.k.shared[a].name;
+        for (k, e) in idx.iter().enumerate() {
+            let d = format!("{view}.extent({k})");
+            let list = match thread_axis(em, e) {
+                Some(axis) => &mut per_axis[axis],
+                None if matches!((&e.kind, var), (ExprKind::Local(id), Some(var)) if *id == var) => &mut at_var,
+                None => continue,
+            };
+            if !list.contains(&d) {
+                list.push(d);
+            }
+        }
+    };
+    for s in stmts {
+        each_stmt(s, &mut |s| {
+            if let Stmt::Assign {
+                place: Place::Elem(ArrayRef::Shared(a), idx),
+                ..
+            } = s
+            {
+                note(*a, idx);
+            }
+        });
+        each_expr(s, &mut |e| {
+            if let ExprKind::Load(ArrayRef::Shared(a), idx) = &e.kind {
+                note(*a, idx);
+            }
+        });
+    }
+    (per_axis, at_var)
 }
 
 /// The axis (0-2) if `e` is `threadIdx` on it: `thread_idx().x`, or a local

@@ -130,7 +130,7 @@ impl<'a> Block<'a> {
                     self.divergent(
                         f,
                         format_args!(
-                            "divergent barrier: thread {:?} ended (returned) before a syncthreads() that thread {:?} of the same block reached; on a GPU this hangs or corrupts",
+                            "divergent barrier: thread {:?} finished without reaching a syncthreads() that thread {:?} of the same block reached (it returned, or skipped the branch or loop around that barrier); on a GPU this hangs or corrupts",
                             self.tid_of(f),
                             self.tid_of(w)
                         ),

@@ -209,16 +209,6 @@ impl<T: DeviceScalar> OwnedView<'_, T> {
         }
     }
 
-    /// Length of axis `k` as stored (1 past `ndim`; `k` above 2 reads axis
-    /// 2), as [`View::extent`]: what the fast loop's bounds compare against
-    /// (`dim`'s test of `ndim` there would hide from LLVM that the bound is
-    /// the kernel's `dim`, which it reads where `ndim` is known).
-    #[doc(hidden)]
-    #[inline(always)]
-    pub fn extent(&self, k: usize) -> usize {
-        self.dims[k.min(2)]
-    }
-
     /// Whether this view accesses elements plainly (for tests).
     #[inline]
     pub fn is_plain(&self) -> bool {

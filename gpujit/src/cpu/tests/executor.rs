@@ -194,7 +194,10 @@ fn coroutine_path_reports_divergent_barriers() {
             faults,
             ..
         } => {
-            assert!(message.contains("ended (returned) before a syncthreads()"), "{message}");
+            assert!(
+                message.contains("finished without reaching a syncthreads()"),
+                "{message}"
+            );
             assert_eq!(thread, [0, 0, 0]);
             assert_eq!(faults, 2, "one fault per block");
         }
