@@ -1,62 +1,46 @@
-//! Block spans for the CPU backend (issue #7): a barrier-free kernel's
-//! thread loop, or one barrier-free part of a split kernel (narrowed or
-//! not), emitted a second time with unchecked accesses, taken by the blocks
-//! where one range check per array shows every classified access in bounds
-//! for every thread the loop runs (`gpujit/src/cpu/span.rs`). Edge blocks,
-//! and every block under `GPUJIT_CPU_EXEC=coroutines`, run the checked loop.
-//!
-//! Shared arrays take spans too, indexed by `threadIdx` plus or minus a
-//! literal, or plus a block-uniform `usize` local in a narrowed part
-//! (`cache[tid + stride]`), whose value the block binds before the loop.
-//!
-//! An access is classified when each index is the thread's own index on an
-//! axis plus or minus an integer literal (`x`, `y - 1`, with `x` a local
-//! bound once to `grid(..)`'s component, see `owned`), or an integer
-//! literal, on a read-only array parameter (any offset) or an owned one (its
-//! own index only). The indices are then not evaluated at all: the runtime
-//! forms them from the thread's coordinates, so LLVM sees unit-stride
-//! accesses and can vectorize the loop.
+//! Which accesses take spans: the classification of each index (own
+//! index, `threadIdx`, a literal, a block-uniform local, a lockstep loop's
+//! counter) and the plan per kernel, part, lockstep loop or round.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
 use crate::model::*;
 use crate::owned::{own_locals, owned_params};
 use crate::visit::{each_expr, each_stmt, each_stmt_in_block};
 
 /// `SpanAxis` values of the runtime (`OWN_X`, `OWN_Y`, `OWN_Z`, `CONST`,
 /// `UNIFORM`).
-const CONST: u8 = 3;
-const UNIFORM: u8 = 7;
+pub(super) const CONST: u8 = 3;
+pub(super) const UNIFORM: u8 = 7;
 
 /// The largest offset taken (keeps every bound far inside `isize`).
-const MAX_OFFSET: i128 = 1 << 20;
+pub(super) const MAX_OFFSET: i128 = 1 << 20;
 
 /// Which arrays of a kernel run on spans in the fast loop.
 #[derive(Debug, Clone)]
 pub struct SpanPlan {
     /// Per parameter: per position, the axis and the offsets of its
     /// classified accesses; `None` if it has no span.
-    arrays: Vec<Option<Vec<PosSpec>>>,
+    pub(super) arrays: Vec<Option<Vec<PosSpec>>>,
     /// The same per shared array (indexed by `threadIdx` or a literal).
-    shared: Vec<Option<Vec<PosSpec>>>,
-    own: Vec<Option<Axis>>,
-    tid: Vec<Option<Axis>>,
+    pub(super) shared: Vec<Option<Vec<PosSpec>>>,
+    pub(super) own: Vec<Option<Axis>>,
+    pub(super) tid: Vec<Option<Axis>>,
     /// Block-uniform `usize` locals a shared array's `threadIdx` may be
     /// offset by (a narrowed part's `tid + stride`; see `narrow`).
-    uni: Vec<LocalId>,
+    pub(super) uni: Vec<LocalId>,
     /// The counter of a loop run in lockstep, one round per span (see
     /// `loop_plan`): an index that is this local is `UNIFORM`.
-    uniform: Option<LocalId>,
+    pub(super) uniform: Option<LocalId>,
     /// A round of a grid-stride loop (see `round_plan`): `own` marks only its
     /// variable (own index plus the round's shift), and `grid(..)` itself is
     /// not an own position.
-    shifted: bool,
+    pub(super) shifted: bool,
     /// The copy of the fast loop for arrays whose last axis is as long as
     /// its constant indices need (see `inner_extent`): loads take that
     /// length as a constant.
-    inner: bool,
+    pub(super) inner: bool,
 }
 
 /// The offset of one position of a classified access.
@@ -71,14 +55,14 @@ pub enum Off {
 /// What the accesses at one position of an array use: the axis, the least
 /// and greatest literal offset (if any) and the uniform locals.
 #[derive(Debug, Clone)]
-struct PosSpec {
-    axis: u8,
-    lits: Option<(i128, i128)>,
-    unis: Vec<LocalId>,
+pub(super) struct PosSpec {
+    pub(super) axis: u8,
+    pub(super) lits: Option<(i128, i128)>,
+    pub(super) unis: Vec<LocalId>,
 }
 
 impl PosSpec {
-    fn new(axis: u8, o: Off) -> Self {
+    pub(super) fn new(axis: u8, o: Off) -> Self {
         let mut p = PosSpec {
             axis,
             lits: None,
@@ -88,7 +72,7 @@ impl PosSpec {
         p
     }
 
-    fn add(&mut self, o: Off) {
+    pub(super) fn add(&mut self, o: Off) {
         match o {
             Off::Lit(v) => self.lits = Some(self.lits.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v)))),
             Off::Uni(u) if !self.unis.contains(&u) => self.unis.push(u),
@@ -97,12 +81,12 @@ impl PosSpec {
     }
 
     /// The literal range (parameters' positions only have literals).
-    fn lit_range(&self) -> (i128, i128) {
+    pub(super) fn lit_range(&self) -> (i128, i128) {
         self.lits.unwrap_or((0, 0))
     }
 
     /// The least and greatest offset as `isize` expressions.
-    fn bounds_tokens(&self) -> (TokenStream, TokenStream) {
+    pub(super) fn bounds_tokens(&self) -> (TokenStream, TokenStream) {
         let mut lo: Vec<TokenStream> = Vec::new();
         let mut hi: Vec<TokenStream> = Vec::new();
         if let Some((l, h)) = self.lits {
@@ -130,7 +114,7 @@ pub fn uni_ident(id: LocalId) -> Ident {
 }
 
 /// `SpanAxis` of `threadIdx.x` (then y, z).
-const TID: u8 = 4;
+pub(super) const TID: u8 = 4;
 
 fn axis_code(a: Axis) -> u8 {
     match a {
@@ -151,7 +135,7 @@ impl SpanPlan {
     /// literals `0..=hi` only (grayscale's `rgb[[y, x, 0..=2]]`): assumed to
     /// be that axis's length, LLVM sees the stride between threads (`hi + 1`
     /// elements, not a run-time extent, with which it cannot vectorize).
-    fn last_const_extent(&self, p: usize) -> Option<usize> {
+    pub(super) fn last_const_extent(&self, p: usize) -> Option<usize> {
         let spec = self.arrays.get(p)?.as_ref()?;
         let last = spec.last()?;
         let (lo, hi) = last.lits?;
@@ -161,7 +145,7 @@ impl SpanPlan {
     }
 
     /// The parameters with an `inner_extent`, and that extent.
-    fn inner_extents(&self) -> Vec<(usize, usize)> {
+    pub(super) fn inner_extents(&self) -> Vec<(usize, usize)> {
         (0..self.arrays.len())
             .filter_map(|p| self.last_const_extent(p).map(|n| (p, n)))
             .collect()
@@ -170,7 +154,7 @@ impl SpanPlan {
     /// `e` as `(axis, offset)`: own index plus or minus a literal, a literal,
     /// or the lockstep loop's counter `uniform`. With `shared`, `threadIdx`
     /// (through `tid`) instead of the own index.
-    fn classify(&self, shared: bool, e: &Expr) -> Option<(u8, Off)> {
+    pub(super) fn classify(&self, shared: bool, e: &Expr) -> Option<(u8, Off)> {
         if let (ExprKind::Local(id), Some(u), false) = (&e.kind, self.uniform, shared) {
             if *id == u && e.ty == Ty::Scalar(Scalar::Usize) {
                 return Some((UNIFORM, Off::Lit(0)));
@@ -230,7 +214,7 @@ impl SpanPlan {
 
 /// Constant last indices below this get an `inner` copy of the fast loop
 /// (an RGB or RGBA pixel, a point's coordinates).
-const MAX_INNER: i128 = 16;
+pub(super) const MAX_INNER: i128 = 16;
 
 /// The span plan of `k`, or `None` when no array of it can use one.
 pub fn plan(k: &Kernel) -> Option<SpanPlan> {
@@ -332,7 +316,7 @@ struct PlanScope {
 }
 
 impl PlanScope {
-    fn new(params: Vec<bool>, shared: bool) -> Self {
+    pub(super) fn new(params: Vec<bool>, shared: bool) -> Self {
         PlanScope {
             params,
             shared,
@@ -459,342 +443,12 @@ fn plan_of(k: &Kernel, scope: PlanScope, visit: &mut dyn FnMut(StmtVisitor)) -> 
     (plan.arrays.iter().chain(&plan.shared).any(Option::is_some)).then_some(plan)
 }
 
-/// The span of parameter `p` in the fast loop.
-pub fn span_ident(p: usize) -> Ident {
-    format_ident!("gj_span_{}", p, span = Span::mixed_site())
-}
-
-/// The extent `a.len()` (`None`) or `a.dim(d)` of parameter `p`, read once
-/// per block before the fast loop: the kernel's guards (`if i < n`) then
-/// compare with the very value the block's range check used, which LLVM
-/// can fold (it cannot reload one a store in the loop may have changed).
-pub fn extent_ident(p: usize, d: Option<usize>) -> Ident {
-    match d {
-        None => format_ident!("gj_len_{}", p, span = Span::mixed_site()),
-        Some(d) => format_ident!("gj_dim_{}_{}", p, d, span = Span::mixed_site()),
-    }
-}
-
-/// The bindings of every array parameter's extents (`len()` and each
-/// `dim(d)`; what the loop does not read LLVM drops): the loop's own, its
-/// bounds', and those of rematerialized locals from other parts.
-fn extents(k: &Kernel) -> TokenStream {
-    let mut ts = TokenStream::new();
-    for (p, param) in k.params.iter().enumerate() {
-        let ParamKind::Array { ndim, .. } = param.kind else {
-            continue;
-        };
-        let view = ident(&param.name);
-        let len = extent_ident(p, None);
-        ts.extend(quote! { #[allow(unused_variables)] let #len: usize = #view.len(); });
-        for d in 0..ndim {
-            let e = extent_ident(p, Some(d));
-            ts.extend(quote! { #[allow(unused_variables)] let #e: usize = #view.dim(#d); });
-        }
-    }
-    ts
-}
-
-/// The span of shared array `s` in the fast loop.
-pub fn shared_span_ident(s: usize) -> Ident {
-    format_ident!("gj_sspan_{}", s, span = Span::mixed_site())
-}
-
 /// `v` as an `isize` expression (a negative literal as a negation).
-fn isize_tokens(v: i128) -> TokenStream {
+pub(super) fn isize_tokens(v: i128) -> TokenStream {
     let abs = proc_macro2::Literal::isize_suffixed(v.unsigned_abs() as isize);
     if v < 0 {
         quote! { (-#abs) }
     } else {
         quote! { #abs }
     }
-}
-
-/// `(axis, offset)` pairs as the runtime's index argument.
-pub fn index_tokens(pos: &[(u8, Off)]) -> TokenStream {
-    let parts = pos.iter().map(|&(a, o)| {
-        let o = match o {
-            Off::Lit(v) => isize_tokens(v),
-            Off::Uni(u) => {
-                let id = uni_ident(u);
-                quote! { #id }
-            }
-        };
-        quote! { (#a, #o) }
-    });
-    quote! { [#(#parts),*] }
-}
-
-/// The `(axis, lo, hi, extent)` bounds of the fast loop (see the runtime's
-/// `Block::threads_within`): each span's own positions against its array's
-/// extent, and for each owned array (whose extents the kernel's guards
-/// usually read) the widest offsets of all spans on that axis.
-fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
-    let mut widest: Vec<(u8, i128, i128)> = Vec::new();
-    for spec in plan.arrays.iter().flatten() {
-        for (a, (lo, hi)) in spec.iter().filter(|s| s.axis < CONST).map(|s| (s.axis, s.lit_range())) {
-            match widest.iter_mut().find(|w| w.0 == a) {
-                Some(w) => {
-                    w.1 = w.1.min(lo);
-                    w.2 = w.2.max(hi);
-                }
-                None => widest.push((a, lo, hi)),
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for (p, spec) in plan.arrays.iter().enumerate() {
-        let Some(spec) = spec else { continue };
-        let ParamKind::Array { mutable, ndim, .. } = k.params[p].kind else {
-            continue;
-        };
-        for (pos, (a, (lo, hi))) in spec
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.axis < CONST)
-            .map(|(pos, s)| (pos, (s.axis, s.lit_range())))
-        {
-            let extent = extent_ident(p, (ndim != 1).then_some(pos));
-            let (lo, hi) = if mutable {
-                widest.iter().find(|w| w.0 == a).map_or((lo, hi), |w| (w.1, w.2))
-            } else {
-                (lo, hi)
-            };
-            let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
-            out.push(quote! { (#a, #lo, #hi, #extent) });
-        }
-    }
-    out
-}
-
-/// The runtime's `spec` argument for positions `spec`: `(axis, lo, hi)` each.
-fn spec_tokens(spec: &[PosSpec]) -> TokenStream {
-    let parts = spec.iter().map(|p| {
-        let a = p.axis;
-        let (lo, hi) = p.bounds_tokens();
-        quote! { (#a, #lo, #hi) }
-    });
-    quote! { [#(#parts),*] }
-}
-
-/// The spans' names and the expressions that make them for one block.
-/// `x`: a narrowed loop's range of `threadIdx.x` (shared arrays' spans are
-/// checked for those threads only).
-fn makes(k: &Kernel, plan: &SpanPlan, x: Option<&TokenStream>) -> (Vec<Ident>, Vec<TokenStream>) {
-    let blk = block_ident();
-    let mut names = Vec::new();
-    let mut makes = Vec::new();
-    for (p, spec) in plan.arrays.iter().enumerate() {
-        let Some(spec) = spec else { continue };
-        let view = ident(&k.params[p].name);
-        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
-            continue;
-        };
-        let spec = spec_tokens(spec);
-        // Owned arrays' views were made for the block already.
-        makes.push(if mutable {
-            quote! { #view.span(#spec) }
-        } else {
-            quote! { #view.span(#blk, #spec) }
-        });
-        names.push(span_ident(p));
-    }
-    for (s, spec) in plan.shared.iter().enumerate() {
-        let Some(spec) = spec else { continue };
-        let view = ident(&k.shared[s].name);
-        let spec = spec_tokens(spec);
-        makes.push(match x {
-            Some(x) => quote! { #view.span_x(#blk, #x, #spec) },
-            None => quote! { #view.span(#blk, #spec) },
-        });
-        names.push(shared_span_ident(s));
-    }
-    (names, makes)
-}
-
-/// `fast` (the thread loop on spans, given the bounds) in the blocks where
-/// every span of `plan` can be made, else `checked`.
-fn choose(
-    k: &Kernel,
-    plan: &SpanPlan,
-    x: Option<&TokenStream>,
-    fast: impl FnOnce(&[TokenStream]) -> TokenStream,
-    checked: TokenStream,
-) -> TokenStream {
-    let blk = block_ident();
-    let (names, makes) = makes(k, plan, x);
-    let bounds = bounds(k, plan);
-    let fast = fast(&bounds);
-    let extents = extents(k);
-    quote! {
-        #extents
-        if let (false, true, #(::core::option::Option::Some(#names),)*) = (#blk.force_coroutines(), #blk.within(&[#(#bounds),*]), #(#makes,)*) {
-            #fast
-            // After the loop: an atomic before it would make LLVM reload
-            // the block's geometry that the spans' checks read.
-            #blk.span_block();
-        } else {
-            #checked
-        }
-    }
-}
-
-/// One round of a lockstep loop on spans (`plan` from `loop_plan`, or from
-/// `round_plan` with `u` the round and the step, `r, step`): when every span
-/// of the round holds (the loop counter `u`, a `usize`, inside each array
-/// where it indexes it, and every thread's own indices, shifted by `u` for
-/// `round_plan`, inside for the whole block), `fast(bounds)`, the round over
-/// the block's threads with the span accesses (made with
-/// `Emitter::with_spans`); otherwise `checked`, the same round with checked
-/// accesses.
-pub fn round_versioned(
-    k: &Kernel,
-    plan: &SpanPlan,
-    u: &TokenStream,
-    fast: impl FnOnce(&[TokenStream]) -> TokenStream,
-    checked: TokenStream,
-) -> TokenStream {
-    let blk = block_ident();
-    let mut names = Vec::new();
-    let mut makes = Vec::new();
-    for (p, spec) in plan.arrays.iter().enumerate() {
-        let Some(spec) = spec else { continue };
-        let view = ident(&k.params[p].name);
-        let spec = spec_tokens(spec);
-        let ParamKind::Array { mutable, .. } = k.params[p].kind else {
-            continue;
-        };
-        makes.push(match (plan.shifted, mutable) {
-            // Owned arrays' views were made for the block already.
-            (true, true) => quote! { #view.span_round(#spec, #u) },
-            (true, false) => quote! { #view.span_round(#blk, #spec, #u) },
-            (false, _) => quote! { #view.span_at(#blk, #spec, #u) },
-        });
-        names.push(span_ident(p));
-    }
-    // A shifted round's spans check the shifted indices themselves.
-    let bounds = if plan.shifted { Vec::new() } else { bounds(k, plan) };
-    let fast = fast(&bounds);
-    let extents = extents(k);
-    quote! {
-        #extents
-        if let (true, #(::core::option::Option::Some(#names),)*) = (#blk.within(&[#(#bounds),*]), #(#makes,)*) {
-            #fast
-        } else {
-            #checked
-        }
-    }
-}
-
-/// The barrier-free block body `checked` (the plain thread loop of `k`),
-/// preceded by its span version when `k` has arrays with spans.
-pub fn versioned(k: &Kernel, checked: TokenStream) -> TokenStream {
-    let Some(plan) = plan(k) else {
-        return checked;
-    };
-    let (blk, t) = (block_ident(), thread_ident());
-    let copies = param_copies(k, &[]);
-    let body = Emitter::new(k).with_spans(plan.clone()).block_stmts(&k.body);
-    // Arrays whose last axis has a constant length in the common case
-    // (pixels of 3 bytes): a copy of the loop for when it has, where LLVM
-    // sees the stride between threads and vectorizes; the general copy
-    // otherwise.
-    let inner = plan.inner_extents();
-    let fixed = (!inner.is_empty()).then(|| {
-        Emitter::new(k)
-            .with_spans(SpanPlan {
-                inner: true,
-                ..plan.clone()
-            })
-            .block_stmts(&k.body)
-    });
-    let fast = |bounds: &[TokenStream]| {
-        let general = quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #copies #body }); };
-        let Some(fixed) = fixed else { return general };
-        let conds = inner.iter().map(|&(p, n)| {
-            let span = span_ident(p);
-            quote! { #span.inner_is(#n) }
-        });
-        quote! {
-            if #(#conds)&&* {
-                #blk.threads_within(&[#(#bounds),*], |#t| { #copies #fixed });
-                #blk.inner_block();
-            } else {
-                #general
-            }
-        }
-    };
-    choose(k, &plan, None, fast, checked)
-}
-
-/// Whether every access to a parameter or shared array in `stmts` takes a
-/// span of `plan`. A part with checked accesses left gains little from its
-/// span copy, and its `checked` loop may have a faster form of its own (the
-/// tiled matmul's tile loads: 4x slower on spans than in `Block::threads_fit`).
-fn all_on_spans(plan: &SpanPlan, stmts: &[&Stmt]) -> bool {
-    let mut all = true;
-    let mut note = |a: ArrayRef, idx: &[Expr]| {
-        if matches!(a, ArrayRef::Param(_) | ArrayRef::Shared(_)) && plan.access(a, idx).is_none() {
-            all = false;
-        }
-    };
-    for s in stmts {
-        each_stmt(s, &mut |s| {
-            if let Stmt::Assign {
-                place: Place::Elem(a, idx),
-                ..
-            } = s
-            {
-                note(*a, idx);
-            }
-            each_expr(s, &mut |e| match &e.kind {
-                ExprKind::Load(a, idx) => note(*a, idx),
-                ExprKind::Atomic(_, a, idx, _) => note(*a, idx),
-                _ => {}
-            });
-        });
-    }
-    all
-}
-
-/// One barrier-free part `stmts` of a split kernel, run by `checked` (its
-/// thread loop as `em` emits it), preceded by its span version when the
-/// part has arrays with spans (not in kernels whose threads may return:
-/// their parts skip exited threads).
-pub fn versioned_part(em: &Emitter, stmts: &[&Stmt], checked: TokenStream) -> TokenStream {
-    let plan = match plan_part(em.k, stmts, &[]) {
-        Some(plan) if !em.track_exit && all_on_spans(&plan, stmts) => plan,
-        _ => return checked,
-    };
-    let (blk, t) = (block_ident(), thread_ident());
-    let fast_em = em.clone().with_spans(plan.clone());
-    let body: TokenStream = stmts.iter().map(|s| fast_em.stmt(s)).collect();
-    let body = crate::cpu_split::wrap_part(&fast_em, stmts, &[], body);
-    let fast = |bounds: &[TokenStream]| quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #body }); };
-    choose(em.k, &plan, None, fast, checked)
-}
-
-/// A narrowed part (see `cpu_split::narrow`) `stmts` of a split kernel, run
-/// by `checked`, preceded by its span version when it has arrays with spans:
-/// `body` emits the part's per-thread body with a given emitter, `x` is the
-/// bound range of `threadIdx.x` (a `Block::x_range`), and `uni` the uniform
-/// `usize` locals bound as `uni_ident`s, which a shared array's `threadIdx`
-/// may be offset by (`cache[tid + stride]`).
-pub fn versioned_narrowed(
-    em: &Emitter,
-    stmts: &[&Stmt],
-    uni: &[LocalId],
-    x: &TokenStream,
-    body: impl FnOnce(&Emitter) -> TokenStream,
-    checked: TokenStream,
-) -> TokenStream {
-    let plan = match plan_part(em.k, stmts, uni) {
-        Some(plan) if !em.track_exit => plan,
-        _ => return checked,
-    };
-    let (blk, t) = (block_ident(), thread_ident());
-    let fast_em = em.clone().with_spans(plan.clone());
-    let body = body(&fast_em);
-    let fast = |_: &[TokenStream]| quote! { #blk.threads_x_range(#x, |#t| { #body }); };
-    choose(em.k, &plan, Some(x), fast, checked)
 }

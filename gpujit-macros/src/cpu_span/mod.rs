@@ -1,0 +1,31 @@
+//! Block spans for the CPU backend (issue #7): a barrier-free kernel's
+//! thread loop, or one barrier-free part of a split kernel (narrowed or
+//! not), emitted a second time with unchecked accesses, taken by the blocks
+//! where one range check per array shows every classified access in bounds
+//! for every thread the loop runs (`gpujit/src/cpu/span.rs`). Edge blocks,
+//! and every block under `GPUJIT_CPU_EXEC=coroutines`, run the checked loop.
+//!
+//! Shared arrays take spans too, indexed by `threadIdx` plus or minus a
+//! literal, or plus a block-uniform `usize` local in a narrowed part
+//! (`cache[tid + stride]`), whose value the block binds before the loop.
+//!
+//! An access is classified when each index is the thread's own index on an
+//! axis plus or minus an integer literal (`x`, `y - 1`, with `x` a local
+//! bound once to `grid(..)`'s component, see `owned`), or an integer
+//! literal, on a read-only array parameter (any offset) or an owned one (its
+//! own index only). The indices are then not evaluated at all: the runtime
+//! forms them from the thread's coordinates, so LLVM sees unit-stride
+//! accesses and can vectorize the loop.
+//!
+//! `plan` decides which accesses of a kernel or part take spans; `emit`
+//! writes the span version of its thread loop and the choice between it and
+//! the checked one.
+
+mod emit;
+mod plan;
+
+pub use emit::{
+    extent_ident, index_tokens, round_versioned, shared_span_ident, span_ident, versioned, versioned_narrowed,
+    versioned_part,
+};
+pub use plan::{loop_plan, round_plan, uni_ident, SpanPlan};
