@@ -26,6 +26,7 @@ use strength_reduce::StrengthReducedUsize;
 use crate::backend::{Backend, BackendKind, DeviceBuffer, HostBuffer};
 use crate::cpu::block::{Block, SharedBuf};
 use crate::cpu::coro::stack_size;
+use crate::cpu::paths::{self, PathCounts};
 use crate::cpu::thread::Thread;
 use crate::error::{Error, Result};
 use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
@@ -229,16 +230,14 @@ impl<'a> CpuLaunch<'a> {
                 Ok(())
             })?,
         }
-        LAST_PATHS.with(|c| {
-            c.set([
-                ctx.coroutine_blocks.load(Ordering::Relaxed),
-                ctx.lockstep_blocks.load(Ordering::Relaxed),
-                ctx.narrowed_blocks.load(Ordering::Relaxed),
-                ctx.span_blocks.load(Ordering::Relaxed),
-                ctx.span_loops.load(Ordering::Relaxed),
-                ctx.row_blocks.load(Ordering::Relaxed),
-                ctx.inner_blocks.load(Ordering::Relaxed),
-            ])
+        paths::record(PathCounts {
+            coroutine_blocks: ctx.coroutine_blocks.load(Ordering::Relaxed),
+            lockstep_blocks: ctx.lockstep_blocks.load(Ordering::Relaxed),
+            narrowed_blocks: ctx.narrowed_blocks.load(Ordering::Relaxed),
+            span_blocks: ctx.span_blocks.load(Ordering::Relaxed),
+            span_loops: ctx.span_loops.load(Ordering::Relaxed),
+            row_blocks: ctx.row_blocks.load(Ordering::Relaxed),
+            inner_blocks: ctx.inner_blocks.load(Ordering::Relaxed),
         });
         if ctx.cancel.load(Ordering::Relaxed) {
             let limit_ms = limit.map_or(0, |l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX));
@@ -451,15 +450,6 @@ thread_local! {
     static FORCED_COROUTINES: Cell<bool> = const { Cell::new(false) };
 }
 
-thread_local! {
-    /// Of the last launch made on this OS thread: the blocks that ran as
-    /// coroutines, that ran a loop in lockstep, that ran a narrowed thread
-    /// loop, and that ran on block spans; the thread loops that ran on block
-    /// spans; the blocks that ran a lockstep loop row by row; and the span
-    /// blocks that ran the copy for constant last-axis lengths.
-    static LAST_PATHS: Cell<[usize; 7]> = const { Cell::new([0; 7]) };
-}
-
 /// Runs `f` with every CPU launch it makes on this OS thread taking the
 /// coroutine path for kernels with barriers, as `GPUJIT_CPU_EXEC=coroutines`
 /// does for the whole process. For tests of both paths.
@@ -472,58 +462,6 @@ pub fn with_forced_coroutines<R>(f: impl FnOnce() -> R) -> R {
     }
     let _restore = Restore(FORCED_COROUTINES.with(|c| c.replace(true)));
     f()
-}
-
-/// How many blocks of the last CPU launch that ran on this OS thread (a launch
-/// refused before it ran, e.g. for a wrong argument shape, changes none of
-/// the `last_launch_*` counts) ran on the
-/// coroutine path (for tests that check which path a kernel takes).
-pub fn last_launch_coroutine_blocks() -> usize {
-    LAST_PATHS.with(Cell::get)[0]
-}
-
-/// How many blocks of the last CPU launch that ran on this OS thread ran a loop
-/// in lockstep across their threads (loop interchange).
-pub fn last_launch_lockstep_blocks() -> usize {
-    LAST_PATHS.with(Cell::get)[1]
-}
-
-/// How many blocks of the last CPU launch that ran on this OS thread ran a part
-/// `if threadIdx.x < E { .. }` (with `E` block-uniform) as a loop over the
-/// threads below `E` only (for tests that check the narrowed loop is used).
-pub fn last_launch_narrowed_blocks() -> usize {
-    LAST_PATHS.with(Cell::get)[2]
-}
-
-/// How many blocks of the last CPU launch that ran on this OS thread ran a
-/// thread loop with one range check per block (block spans) instead of a
-/// check per access: a barrier-free kernel's block loop, or at least one
-/// part of a kernel split at its barriers.
-pub fn last_launch_span_blocks() -> usize {
-    LAST_PATHS.with(Cell::get)[3]
-}
-
-/// How many thread loops the last CPU launch that ran on this OS thread ran
-/// on block spans, over all its blocks: one per block of a barrier-free
-/// kernel, one per barrier-free part (narrowed or not) and block of a split
-/// kernel.
-pub fn last_launch_span_loops() -> usize {
-    LAST_PATHS.with(Cell::get)[4]
-}
-
-/// How many blocks of the last CPU launch that ran on this OS thread ran a
-/// lockstep loop between barriers row by row, with the local it carries in
-/// registers (`Block::lockstep_rows`).
-pub fn last_launch_row_blocks() -> usize {
-    LAST_PATHS.with(Cell::get)[5]
-}
-
-/// How many blocks of the last CPU launch that ran on this OS thread ran on
-/// block spans in the copy of the thread loop for arrays whose last axis is
-/// as long as their constant indices need (`rgb[[y, x, 0..=2]]` of an
-/// `(h, w, 3)` array), where the stride between threads is a constant.
-pub fn last_launch_inner_blocks() -> usize {
-    LAST_PATHS.with(Cell::get)[6]
 }
 
 /// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].

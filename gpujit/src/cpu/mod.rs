@@ -46,6 +46,7 @@ mod lockstep;
 mod math;
 mod ops;
 mod owned;
+mod paths;
 mod span;
 mod thread;
 mod view;
@@ -55,16 +56,16 @@ mod tests;
 
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use block::{Block, XRange};
-pub use exec::{
-    last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks,
-    last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops, with_cpu_time_limit,
-    with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout,
-};
+pub use exec::{with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use owned::{ArgClaim, OwnedArg, OwnedView};
+pub use paths::{
+    last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks,
+    last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops,
+};
 pub use span::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};
 pub use thread::Thread;
 pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
