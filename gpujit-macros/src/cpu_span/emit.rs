@@ -104,8 +104,24 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
             let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
             out.push(quote! { (#a, #lo, #hi, #extent) });
         }
+        // `threadIdx` positions of a read-only array (a tile load's `t *
+        // TILE + tx`): told to LLVM per thread too, so that the kernel's
+        // `ka < k` guard folds.
+        if mutable {
+            continue;
+        }
+        for (pos, s) in spec.iter().enumerate().filter(|(_, s)| is_tid(s.axis)) {
+            let extent = extent_ident(p, (ndim != 1).then_some(pos));
+            let (a, (lo, hi)) = (s.axis, s.bounds_tokens());
+            out.push(quote! { (#a, #lo, #hi, #extent) });
+        }
     }
     out
+}
+
+/// Whether `axis` is a `threadIdx` one (`TID_X`, `TID_Y`, `TID_Z`).
+fn is_tid(axis: u8) -> bool {
+    (TID..TID + 3).contains(&axis)
 }
 
 /// The runtime's `spec` argument for positions `spec`: `(axis, lo, hi)` each.
@@ -131,12 +147,13 @@ fn makes(k: &Kernel, plan: &SpanPlan, x: Option<&TokenStream>) -> (Vec<Ident>, V
         let ParamKind::Array { mutable, .. } = k.params[p].kind else {
             continue;
         };
+        let tid = spec.iter().any(|s| is_tid(s.axis));
         let spec = spec_tokens(spec);
         // Owned arrays' views were made for the block already.
-        makes.push(if mutable {
-            quote! { #view.span(#spec) }
-        } else {
-            quote! { #view.span(#blk, #spec) }
+        makes.push(match (mutable, tid) {
+            (true, _) => quote! { #view.span(#spec) },
+            (false, true) => quote! { #view.span_tid(#blk, #spec) },
+            (false, false) => quote! { #view.span(#blk, #spec) },
         });
         names.push(span_ident(p));
     }
@@ -301,18 +318,44 @@ fn all_on_spans(plan: &SpanPlan, stmts: &[&Stmt]) -> bool {
 /// One barrier-free part `stmts` of a split kernel, run by `checked` (its
 /// thread loop as `em` emits it), preceded by its span version when the
 /// part has arrays with spans (not in kernels whose threads may return:
-/// their parts skip exited threads).
-pub fn versioned_part(em: &Emitter, stmts: &[&Stmt], checked: TokenStream) -> TokenStream {
-    let plan = match plan_part(em.k, stmts, &[]) {
+/// their parts skip exited threads). `uniform` says which expressions are
+/// block-uniform (see `tid_lets`): global arrays indexed by `threadIdx`
+/// plus such a value (a tile load) take spans, checked each time the block
+/// runs the part, with the value evaluated once before.
+pub fn versioned_part(
+    em: &Emitter,
+    stmts: &[&Stmt],
+    checked: TokenStream,
+    uniform: &dyn Fn(&Expr, &[LocalId]) -> bool,
+) -> TokenStream {
+    let (hoisted, tid) = tid_lets(em.k, stmts, &em.spilled, uniform);
+    let plan = match plan_part(em.k, stmts, &[], Some(&tid)) {
         Some(plan) if !em.track_exit && all_on_spans(&plan, stmts) => plan,
         _ => return checked,
     };
     let (blk, t) = (block_ident(), thread_ident());
+    // The uniform values, as `isize` (wrapping: one above `isize::MAX` is
+    // negative, and the span refuses a negative offset from `threadIdx`).
+    let bind = (!tid.is_empty()).then(|| {
+        let lets: TokenStream = stmts
+            .iter()
+            .filter(|s| matches!(s, Stmt::Let { local, .. } if hoisted.contains(local)))
+            .map(|s| em.stmt(s))
+            .collect();
+        let names = tid.iter().map(|l| uni_ident(l.local));
+        let values = tid.iter().map(|l| em.expr(&l.value));
+        let tys = tid.iter().map(|_| quote! { isize });
+        quote! {
+            #[allow(unused_variables, clippy::cast_possible_wrap)]
+            let (#(#names,)*): (#(#tys,)*) = #blk.uniform_value(|#t| { #lets (#((#values) as isize,)*) });
+        }
+    });
     let fast_em = em.clone().with_spans(plan.clone());
     let body: TokenStream = stmts.iter().map(|s| fast_em.stmt(s)).collect();
     let body = crate::cpu_split::wrap_part(&fast_em, stmts, &[], body);
     let fast = |bounds: &[TokenStream]| quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #body }); };
-    choose(em.k, &plan, None, fast, checked)
+    let run = choose(em.k, &plan, None, fast, checked);
+    quote! { #bind #run }
 }
 
 /// A narrowed part (see `cpu_split::narrow`) `stmts` of a split kernel, run
@@ -329,7 +372,7 @@ pub fn versioned_narrowed(
     body: impl FnOnce(&Emitter) -> TokenStream,
     checked: TokenStream,
 ) -> TokenStream {
-    let plan = match plan_part(em.k, stmts, uni) {
+    let plan = match plan_part(em.k, stmts, uni, None) {
         Some(plan) if !em.track_exit => plan,
         _ => return checked,
     };

@@ -37,6 +37,15 @@ pub struct SpanPlan {
     /// variable (own index plus the round's shift), and `grid(..)` itself is
     /// not an own position.
     pub(super) shifted: bool,
+    /// Locals of a split part bound to `threadIdx` on an axis plus a
+    /// block-uniform value (`let ka = t * TILE + tx;`, see `tid_lets`), with
+    /// that axis (`TID + axis`): an index that is such a local is that axis
+    /// offset by `Off::Uni(local)`, bound as `uni_ident(local)` to the
+    /// uniform value before the thread loop.
+    pub(super) tid_uni: Vec<(LocalId, u8)>,
+    /// Whether global arrays take `threadIdx` positions (a split part's,
+    /// `a[[row, tx]]`; see `View::span_tid`).
+    pub(super) global_tid: bool,
     /// The copy of the fast loop for arrays whose last axis is as long as
     /// its constant indices need (see `inner_extent`): loads take that
     /// length as a constant.
@@ -160,11 +169,27 @@ impl SpanPlan {
                 return Some((UNIFORM, Off::Lit(0)));
             }
         }
+        if let ExprKind::Local(id) = &e.kind {
+            if let Some(&(_, axis)) = self.tid_uni.iter().find(|(l, _)| l == id) {
+                return Some((axis, Off::Uni(*id)));
+            }
+        }
+        let tid_axis = |e: &Expr| {
+            match &e.kind {
+                ExprKind::Local(id) => self.tid.get(*id).copied().flatten(),
+                _ => thread_axis(e),
+            }
+            .map(|a| TID + axis_code(a))
+        };
         let own_axis = |e: &Expr| match (&e.kind, shared) {
             (ExprKind::Grid(a), false) if !self.shifted => Some(axis_code(*a)),
-            (ExprKind::Local(id), false) => self.own.get(*id).copied().flatten().map(axis_code),
-            (ExprKind::Local(id), true) => self.tid.get(*id).copied().flatten().map(|a| TID + axis_code(a)),
-            (_, true) => thread_axis(e).map(|a| TID + axis_code(a)),
+            (ExprKind::Local(id), false) => match self.own.get(*id).copied().flatten() {
+                Some(a) => Some(axis_code(a)),
+                None if self.global_tid => tid_axis(e),
+                None => None,
+            },
+            (_, true) => tid_axis(e),
+            (_, false) if self.global_tid => tid_axis(e),
             _ => None,
         };
         let lit = |e: &Expr| match e.kind {
@@ -228,12 +253,17 @@ pub fn plan(k: &Kernel) -> Option<SpanPlan> {
 /// The span plan of one barrier-free part `stmts` of a split kernel.
 /// `uni`: block-uniform `usize` locals a shared array's `threadIdx` may be
 /// offset by (bound as `uni_ident`s by the caller).
-pub fn plan_part(k: &Kernel, stmts: &[&Stmt], uni: &[LocalId]) -> Option<SpanPlan> {
+/// `tid`: the part's `threadIdx`-plus-uniform locals (see `tid_lets`),
+/// given only for a part that is not narrowed, where global arrays take
+/// `threadIdx` positions too.
+pub fn plan_part(k: &Kernel, stmts: &[&Stmt], uni: &[LocalId], tid: Option<&[TidLet]>) -> Option<SpanPlan> {
     if k.ret.is_some() {
         return None;
     }
     let scope = PlanScope {
         uni: uni.to_vec(),
+        tid_uni: tid.unwrap_or_default().iter().map(|l| (l.local, l.axis)).collect(),
+        global_tid: tid.is_some(),
         ..PlanScope::new(span_params(k, true, false), true)
     };
     plan_of(k, scope, &mut |f| stmts.iter().for_each(|s| each_stmt(s, f)))
@@ -313,6 +343,10 @@ struct PlanScope {
     uniform: Option<LocalId>,
     /// The grid-stride loop variable of `SpanPlan::shifted`.
     shifted: Option<LocalId>,
+    /// See `SpanPlan::tid_uni`.
+    tid_uni: Vec<(LocalId, u8)>,
+    /// See `SpanPlan::global_tid`.
+    global_tid: bool,
 }
 
 impl PlanScope {
@@ -323,8 +357,83 @@ impl PlanScope {
             uni: Vec::new(),
             uniform: None,
             shifted: None,
+            tid_uni: Vec::new(),
+            global_tid: false,
         }
     }
+}
+
+/// A `let` of a split part that binds a local to `threadIdx` on one axis
+/// plus a value that is the same in every thread of the block (`let ka = t *
+/// TILE + tx;` with `t` the variable of a loop around the part): an index
+/// that is this local takes a span at `axis` offset by that value, which the
+/// block evaluates once per part execution (`value`, after the `hoisted`
+/// uniform `let`s before it).
+#[derive(Debug, Clone)]
+pub struct TidLet {
+    pub(super) local: LocalId,
+    /// `TID` plus the axis code.
+    pub(super) axis: u8,
+    /// The uniform addend.
+    pub(super) value: Expr,
+}
+
+/// The `TidLet`s of part `stmts`, and the part's leading block-uniform
+/// `let`s they may use (`let base = t * TILE;`), in order. Only `let`s at
+/// the part's top level of immutable `usize` locals that the kernel binds
+/// once and that live in this part alone (`spilled` false): each such local
+/// then holds its initial value wherever the part reads it. `uniform(e,
+/// extra)`: whether `e` is block-uniform and cannot fault, with `extra`
+/// further uniform locals (see `cpu_split::Uniform`).
+pub fn tid_lets(
+    k: &Kernel,
+    stmts: &[&Stmt],
+    spilled: &[bool],
+    uniform: &dyn Fn(&Expr, &[LocalId]) -> bool,
+) -> (Vec<LocalId>, Vec<TidLet>) {
+    let usize_ty = Ty::Scalar(Scalar::Usize);
+    let mut binds = vec![0usize; k.locals.len()];
+    each_stmt_in_block(&k.body, &mut |s| match s {
+        Stmt::Let { local, .. } => binds[*local] += 1,
+        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| binds[*l] += 2),
+        Stmt::For { var, .. } => binds[*var] += 2,
+        _ => {}
+    });
+    let tid = tid_locals(k);
+    let tid_axis = |e: &Expr| match &e.kind {
+        ExprKind::Local(id) => tid.get(*id).copied().flatten(),
+        _ => thread_axis(e),
+    };
+    let (mut hoisted, mut lets) = (Vec::new(), Vec::new());
+    for s in stmts {
+        let Stmt::Let { local, init: Some(e) } = s else {
+            continue;
+        };
+        let l = &k.locals[*local];
+        if l.mutable || binds[*local] != 1 || spilled.get(*local) != Some(&false) || l.ty != usize_ty {
+            continue;
+        }
+        if uniform(e, &hoisted) {
+            hoisted.push(*local);
+            continue;
+        }
+        let ExprKind::Binary(BinOp::Add, a, b) = &e.kind else {
+            continue;
+        };
+        let (axis, value) = match (tid_axis(a), tid_axis(b)) {
+            (Some(axis), None) => (axis, &**b),
+            (None, Some(axis)) => (axis, &**a),
+            _ => continue,
+        };
+        if value.ty == usize_ty && uniform(value, &hoisted) {
+            lets.push(TidLet {
+                local: *local,
+                axis: TID + axis_code(axis),
+                value: value.clone(),
+            });
+        }
+    }
+    (hoisted, lets)
 }
 
 /// `threadIdx`'s axis, if `e` is `thread_idx().x` (or `.y`, `.z`).
@@ -387,6 +496,8 @@ fn plan_of(k: &Kernel, scope: PlanScope, visit: &mut dyn FnMut(StmtVisitor)) -> 
         uni: scope.uni,
         uniform: scope.uniform,
         shifted: scope.shifted.is_some(),
+        tid_uni: scope.tid_uni,
+        global_tid: scope.global_tid,
         inner: false,
     };
     // Per array: `Some(positions)` while every classified access agrees on

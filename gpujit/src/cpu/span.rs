@@ -118,11 +118,13 @@ impl<T> std::fmt::Debug for Span<'_, T> {
 /// `scope.x`: the range of `threadIdx.x` to check `TID_X` positions for (the
 /// whole block when `None`). `SHARED`: a shared array's span, whose
 /// positions are `threadIdx` ones ([`TID_X`], ...), never own ones; a global
-/// array's has own ones only. (A constant, so that each span's `covers` has
-/// only its arms: with the `threadIdx` arm in every one, LLVM stopped
-/// folding the fast loop's range checks of global spans.)
+/// array's has own ones only, and with `TIDS` `threadIdx` ones too (the
+/// tile loads of a split part, `a[[row, t * TILE + tx]]`). (Constants, so
+/// that each span's `covers` has only its arms: with the `threadIdx` arm in
+/// every one, LLVM stopped folding the fast loop's range checks of global
+/// spans.)
 #[inline(always)]
-fn covers<const N: usize, const SHARED: bool>(
+fn covers<const N: usize, const SHARED: bool, const TIDS: bool>(
     blk: &Block<'_>,
     dims: &[usize],
     scope: Scope,
@@ -151,7 +153,7 @@ fn covers<const N: usize, const SHARED: bool>(
                     return None;
                 }
             }
-            TID_X | TID_Y | TID_Z if SHARED => {
+            TID_X | TID_Y | TID_Z if SHARED || TIDS => {
                 let a = usize::from(axis - TID_X);
                 let (first, n) = match scope.x {
                     Some((x0, x1)) if a == 0 => (x0, x1.saturating_sub(x0)),
@@ -209,13 +211,18 @@ fn own_end(base: usize, n: usize) -> usize {
 impl<'a> Block<'a> {
     /// Whether every bound in `bounds` holds for this block: `(axis, lo, hi,
     /// d)` says that the global index of every thread of the block on own
-    /// axis `axis`, offset by any value in `lo..=hi`, lies in `0..d`.
+    /// axis `axis` ([`OWN_X`], ...), or its `threadIdx` on a [`TID_X`]
+    /// (...) axis, offset by any value in `lo..=hi`, lies in `0..d`.
     #[inline(always)]
     pub fn within(&self, bounds: &[(SpanAxis, isize, isize, usize)]) -> bool {
         let n = self.launch.block;
-        bounds
-            .iter()
-            .all(|&(a, lo, hi, d)| a < CONST && axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d))
+        bounds.iter().all(|&(a, lo, hi, d)| match a {
+            OWN_X | OWN_Y | OWN_Z => axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d),
+            // `threadIdx` plus a block-uniform offset (a tile load's
+            // `t * TILE + tx`): every thread's index on that axis.
+            TID_X | TID_Y | TID_Z => axis_within(0, n[usize::from(a - TID_X)], lo, hi, d),
+            _ => false,
+        })
     }
 
     /// A fast block whose bounds do not hold (a gpujit bug): every thread
@@ -317,11 +324,15 @@ impl<'a> Block<'a> {
         lin: usize,
     ) -> Thread<'a> {
         for &(a, lo, hi, d) in bounds {
-            let a = usize::from(a);
-            let own = own_end(base[a], tid[a]);
+            let own = match a {
+                OWN_X | OWN_Y | OWN_Z => own_end(base[usize::from(a)], tid[usize::from(a)]),
+                TID_X | TID_Y | TID_Z => tid[usize::from(a - TID_X)],
+                _ => continue,
+            };
             // SAFETY: the caller's contract: `tid[a] < blockDim[a]`, and
-            // `within` checked that `base[a] + t + o` is in `0..d` for every
-            // `t < n[a]` and `o` in `lo..=hi` (`lo <= hi`).
+            // `within` checked that `base[a] + t + o` (own axes) or `t + o`
+            // (`threadIdx` axes) is in `0..d` for every `t < n[a]` and `o`
+            // in `lo..=hi` (`lo <= hi`); it is false for any other axis.
             unsafe {
                 std::hint::assert_unchecked(own.wrapping_add_signed(hi) < d);
                 if hi >= 0 {
@@ -390,7 +401,33 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         if self.writable {
             return None;
         }
-        Span::checked::<N, false>(
+        Span::checked::<N, false, false>(
+            self.ptr,
+            (self.len, self.ndim, self.dims),
+            blk,
+            Scope::BLOCK,
+            spec,
+            false,
+        )
+    }
+
+    /// [`View::span`] where positions may also be [`TID_X`], [`TID_Y`] or
+    /// [`TID_Z`]: the thread's index in the block plus an offset, which may
+    /// be a block-uniform value (a split part's tile load, `a[[row, t * TILE
+    /// + tx]]`, checked once per part execution with `lo = hi = t * TILE`).
+    #[inline(always)]
+    pub fn span_tid<'b, const N: usize>(
+        &self,
+        blk: &'b Block<'b>,
+        spec: [(SpanAxis, isize, isize); N],
+    ) -> Option<Span<'b, T>>
+    where
+        Self: 'b,
+    {
+        if self.writable {
+            return None;
+        }
+        Span::checked::<N, false, true>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             blk,
@@ -421,7 +458,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
             shift: r.checked_mul(step)?,
             ..Scope::BLOCK
         };
-        Span::checked::<N, false>(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
+        Span::checked::<N, false, false>(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
     }
 
     /// [`View::span`] for one round of a loop that block `blk` runs in
@@ -445,7 +482,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
             uniform,
             ..Scope::BLOCK
         };
-        Span::checked::<N, false>(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
+        Span::checked::<N, false, false>(self.ptr, (self.len, self.ndim, self.dims), blk, scope, spec, false)
     }
 }
 
@@ -459,7 +496,7 @@ impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
     pub fn span<const N: usize>(&self, blk: &'b Block<'b>, spec: [(SpanAxis, isize, isize); N]) -> Option<Span<'b, T>> {
         // Shared views are always writable (`Block::shared`); a constant
         // here lets LLVM drop the stores' test.
-        Span::checked::<N, true>(
+        Span::checked::<N, true, true>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             blk,
@@ -482,7 +519,7 @@ impl<'b, T: DeviceScalar> View<'b, T, SharedMem> {
         if !x.is_of(blk) {
             return None;
         }
-        Span::checked::<N, true>(
+        Span::checked::<N, true, true>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             blk,
@@ -512,7 +549,7 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
         if !self.plain || !own {
             return None;
         }
-        Span::checked::<N, false>(
+        Span::checked::<N, false, false>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             self.block,
@@ -545,7 +582,7 @@ impl<'b, T: DeviceScalar> OwnedView<'b, T> {
             shift: r.checked_mul(step)?,
             ..Scope::BLOCK
         };
-        Span::checked::<N, false>(
+        Span::checked::<N, false, false>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             self.block,
@@ -565,7 +602,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     /// (plain memory of the block's OS thread); `scope` says what else the
     /// span is checked for.
     #[inline(always)]
-    fn checked<const N: usize, const SHARED: bool>(
+    fn checked<const N: usize, const SHARED: bool, const TIDS: bool>(
         ptr: *mut T,
         (len, ndim, dims): (usize, u8, [usize; 3]),
         blk: &'b Block<'b>,
@@ -576,7 +613,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         // A 1-D array's extent as `len`, what the kernel's `a.len()` reads.
         let d1 = [len];
         let extents = if ndim == 1 { &d1[..] } else { &dims[..usize::from(ndim)] };
-        let pos = covers::<N, SHARED>(blk, extents, scope, spec)?;
+        let pos = covers::<N, SHARED, TIDS>(blk, extents, scope, spec)?;
         let (x0, x1) = scope.x.unwrap_or((0, 0));
         Some(Span {
             ptr,
