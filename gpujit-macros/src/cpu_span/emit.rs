@@ -55,6 +55,8 @@ pub fn shared_span_ident(s: usize) -> Ident {
 pub fn index_tokens(pos: &[(u8, Off)]) -> TokenStream {
     let parts = pos.iter().map(|&(a, o)| {
         let o = match o {
+            // The span adds its own value.
+            Off::Uni(_) if is_tid(a) => quote! { 0isize },
             Off::Lit(v) => isize_tokens(v),
             Off::Uni(u) => {
                 let id = uni_ident(u);
@@ -119,9 +121,9 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
     out
 }
 
-/// Whether `axis` is a `threadIdx` one (`TID_X`, `TID_Y`, `TID_Z`).
+/// Whether `axis` is a `threadIdx`-plus-uniform one (`TID_UNI_X`, ...).
 fn is_tid(axis: u8) -> bool {
-    (TID..TID + 3).contains(&axis)
+    (TID_UNI..TID_UNI + 3).contains(&axis)
 }
 
 /// The runtime's `spec` argument for positions `spec`: `(axis, lo, hi)` each.

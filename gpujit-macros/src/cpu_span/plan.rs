@@ -39,12 +39,13 @@ pub struct SpanPlan {
     pub(super) shifted: bool,
     /// Locals of a split part bound to `threadIdx` on an axis plus a
     /// block-uniform value (`let ka = t * TILE + tx;`, see `tid_lets`), with
-    /// that axis (`TID + axis`): an index that is such a local is that axis
-    /// offset by `Off::Uni(local)`, bound as `uni_ident(local)` to the
+    /// that axis (`TID_UNI + axis`): an index that is such a local is that
+    /// axis with `Off::Uni(local)`, bound as `uni_ident(local)` to the
     /// uniform value before the thread loop.
     pub(super) tid_uni: Vec<(LocalId, u8)>,
-    /// Whether global arrays take `threadIdx` positions (a split part's,
-    /// `a[[row, tx]]`; see `View::span_tid`).
+    /// A plan of a split part that is not narrowed (`plan_part` with
+    /// `tid_uni`): its fast loop runs every thread of the block, so that a
+    /// span proves the kernel's guards (see `proves_below`).
     pub(super) global_tid: bool,
     /// The copy of the fast loop for arrays whose last axis is as long as
     /// its constant indices need (see `inner_extent`): loads take that
@@ -124,6 +125,9 @@ pub fn uni_ident(id: LocalId) -> Ident {
 
 /// `SpanAxis` of `threadIdx.x` (then y, z).
 pub(super) const TID: u8 = 4;
+/// `SpanAxis` of `threadIdx.x` plus the span's block-uniform value (then y,
+/// z; the runtime's `TID_UNI_X`): accesses pass offset 0.
+pub(super) const TID_UNI: u8 = 8;
 
 fn axis_code(a: Axis) -> u8 {
     match a {
@@ -183,13 +187,8 @@ impl SpanPlan {
         };
         let own_axis = |e: &Expr| match (&e.kind, shared) {
             (ExprKind::Grid(a), false) if !self.shifted => Some(axis_code(*a)),
-            (ExprKind::Local(id), false) => match self.own.get(*id).copied().flatten() {
-                Some(a) => Some(axis_code(a)),
-                None if self.global_tid => tid_axis(e),
-                None => None,
-            },
+            (ExprKind::Local(id), false) => self.own.get(*id).copied().flatten().map(axis_code),
             (_, true) => tid_axis(e),
-            (_, false) if self.global_tid => tid_axis(e),
             _ => None,
         };
         let lit = |e: &Expr| match e.kind {
@@ -216,6 +215,24 @@ impl SpanPlan {
         Some(r)
     }
 
+    /// Whether the span of parameter `p` (in a split part's plan, whose fast
+    /// loop runs every thread of the block) was checked for index `x` at
+    /// axis `axis`: then `x < dim(axis)` in every thread of that loop.
+    pub fn proves_below(&self, p: usize, axis: usize, x: &Expr) -> bool {
+        let Some(spec) = self.arrays.get(p).and_then(Option::as_ref).and_then(|s| s.get(axis)) else {
+            return false;
+        };
+        let Some((a, off)) = self.classify(false, x) else {
+            return false;
+        };
+        self.global_tid
+            && a == spec.axis
+            && match off {
+                Off::Lit(v) => spec.lits.is_some_and(|(lo, hi)| lo <= v && v <= hi),
+                Off::Uni(u) => spec.unis.contains(&u),
+            }
+    }
+
     /// The classified positions of an access to parameter `p` at `idx` that
     /// takes its span, or `None` (the access stays checked).
     pub fn access(&self, a: ArrayRef, idx: &[Expr]) -> Option<Vec<(u8, Off)>> {
@@ -229,6 +246,9 @@ impl SpanPlan {
             && pos.iter().zip(spec).all(|(&(a, o), sp)| {
                 a == sp.axis
                     && match o {
+                        // One value per such position (the runtime adds
+                        // the span's own).
+                        Off::Uni(u) if (TID_UNI..TID_UNI + 3).contains(&a) => sp.unis == [u] && sp.lits.is_none(),
                         Off::Lit(v) => v >= -MAX_OFFSET,
                         Off::Uni(u) => sp.unis.contains(&u),
                     }
@@ -372,7 +392,7 @@ impl PlanScope {
 #[derive(Debug, Clone)]
 pub struct TidLet {
     pub(super) local: LocalId,
-    /// `TID` plus the axis code.
+    /// `TID_UNI` plus the axis code.
     pub(super) axis: u8,
     /// The uniform addend.
     pub(super) value: Expr,
@@ -428,7 +448,7 @@ pub fn tid_lets(
         if value.ty == usize_ty && uniform(value, &hoisted) {
             lets.push(TidLet {
                 local: *local,
-                axis: TID + axis_code(axis),
+                axis: TID_UNI + axis_code(axis),
                 value: value.clone(),
             });
         }

@@ -82,6 +82,11 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Binary(..) if is_deep(e) => self.flat(e),
+            // A guard the block's spans proved for every thread (see
+            // `span_proves_below`).
+            ExprKind::Binary(BinOp::Lt, x, d) | ExprKind::Binary(BinOp::Gt, d, x) if self.span_proves_below(x, d) => {
+                quote! { true }
+            }
             ExprKind::Binary(op, a, b) => {
                 let (l, r) = (self.expr(a), self.expr(b));
                 self.binary(*op, l, r, a.ty)

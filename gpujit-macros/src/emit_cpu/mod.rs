@@ -250,6 +250,35 @@ impl<'a> Emitter<'a> {
         Some((span, crate::cpu_span::index_tokens(&pos)))
     }
 
+    /// Whether `x < d` holds for every thread of the fast loop of a split
+    /// part on spans: `d` is an extent of a parameter (`a.dim(1)`, or a
+    /// local each part computes again as one, `k` of `let (n, k) =
+    /// a.dim();`), and `x` an index that the span of that parameter at that
+    /// axis was checked for (`ka` of a tile load). The kernel's guard is then
+    /// `true` there, which LLVM could not see through the runtime's hints in
+    /// a block function this large. (Soundness does not rest on this: the
+    /// span accesses still check their positions.)
+    fn span_proves_below(&self, x: &Expr, d: &Expr) -> bool {
+        let Some(plan) = &self.spans else {
+            return false;
+        };
+        let extent = |e: &Expr| match &e.kind {
+            ExprKind::Dim(p, axis) => Some((*p, *axis)),
+            ExprKind::Len(p) => Some((*p, 0)).filter(|_| {
+                matches!(self.k.params.get(*p).map(|p| &p.kind), Some(ParamKind::Array { ndim: 1, .. }))
+            }),
+            _ => None,
+        };
+        let d = match &d.kind {
+            ExprKind::Local(id) => match self.remat.get(*id) {
+                Some(Some(init)) => init,
+                _ => return false,
+            },
+            _ => d,
+        };
+        extent(d).is_some_and(|(p, axis)| plan.proves_below(p, axis, x))
+    }
+
     /// The constant length of `a`'s last axis that its span's loads assume
     /// (the `inner` copy of the fast loop; see `SpanPlan::inner_extent`).
     fn span_inner(&self, a: ArrayRef) -> Option<usize> {

@@ -43,6 +43,18 @@ pub const TID_Z: SpanAxis = 6;
 /// The block-uniform value the span was made for ([`View::span_at`]): the
 /// counter of a loop that the block runs in lockstep, in one round.
 pub const UNIFORM: SpanAxis = 7;
+/// `threadIdx.x` plus the block-uniform value the span was checked for (its
+/// least and greatest offset, which must be equal): a split part's tile
+/// load, `a[[row, t * TILE + tx]]`, with `t * TILE` the value. An access
+/// passes offset 0 and the span adds its own value, so that no per-access
+/// test compares two run-time values (in a block function as large as a
+/// split kernel's, LLVM could not tell them equal and kept a branch per
+/// access, which stopped the loop from vectorizing).
+pub const TID_UNI_X: SpanAxis = 8;
+/// [`TID_UNI_X`] on `threadIdx.y`.
+pub const TID_UNI_Y: SpanAxis = 9;
+/// [`TID_UNI_X`] on `threadIdx.z`.
+pub const TID_UNI_Z: SpanAxis = 10;
 
 /// What a span was checked for at one position: the axis and the least and
 /// greatest offset used there.
@@ -118,8 +130,8 @@ impl<T> std::fmt::Debug for Span<'_, T> {
 /// `scope.x`: the range of `threadIdx.x` to check `TID_X` positions for (the
 /// whole block when `None`). `SHARED`: a shared array's span, whose
 /// positions are `threadIdx` ones ([`TID_X`], ...), never own ones; a global
-/// array's has own ones only, and with `TIDS` `threadIdx` ones too (the
-/// tile loads of a split part, `a[[row, t * TILE + tx]]`). (Constants, so
+/// array's has own ones only, and with `TIDS` [`TID_UNI_X`] (...) ones too
+/// (the tile loads of a split part, `a[[row, t * TILE + tx]]`). (Constants, so
 /// that each span's `covers` has only its arms: with the `threadIdx` arm in
 /// every one, LLVM stopped folding the fast loop's range checks of global
 /// spans.)
@@ -153,13 +165,19 @@ fn covers<const N: usize, const SHARED: bool, const TIDS: bool>(
                     return None;
                 }
             }
-            TID_X | TID_Y | TID_Z if SHARED || TIDS => {
+            TID_X | TID_Y | TID_Z if SHARED => {
                 let a = usize::from(axis - TID_X);
                 let (first, n) = match scope.x {
                     Some((x0, x1)) if a == 0 => (x0, x1.saturating_sub(x0)),
                     _ => (0, blk.launch.block[a]),
                 };
                 if !axis_within(first, n, lo, hi, d) {
+                    return None;
+                }
+            }
+            TID_UNI_X | TID_UNI_Y | TID_UNI_Z if TIDS && lo == hi => {
+                let n = blk.launch.block[usize::from(axis - TID_UNI_X)];
+                if !axis_within(0, n, lo, hi, d) {
                     return None;
                 }
             }
@@ -211,7 +229,7 @@ fn own_end(base: usize, n: usize) -> usize {
 impl<'a> Block<'a> {
     /// Whether every bound in `bounds` holds for this block: `(axis, lo, hi,
     /// d)` says that the global index of every thread of the block on own
-    /// axis `axis` ([`OWN_X`], ...), or its `threadIdx` on a [`TID_X`]
+    /// axis `axis` ([`OWN_X`], ...), or its `threadIdx` on a [`TID_UNI_X`]
     /// (...) axis, offset by any value in `lo..=hi`, lies in `0..d`.
     #[inline(always)]
     pub fn within(&self, bounds: &[(SpanAxis, isize, isize, usize)]) -> bool {
@@ -220,7 +238,7 @@ impl<'a> Block<'a> {
             OWN_X | OWN_Y | OWN_Z => axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d),
             // `threadIdx` plus a block-uniform offset (a tile load's
             // `t * TILE + tx`): every thread's index on that axis.
-            TID_X | TID_Y | TID_Z => axis_within(0, n[usize::from(a - TID_X)], lo, hi, d),
+            TID_UNI_X | TID_UNI_Y | TID_UNI_Z => axis_within(0, n[usize::from(a - TID_UNI_X)], lo, hi, d),
             _ => false,
         })
     }
@@ -326,7 +344,7 @@ impl<'a> Block<'a> {
         for &(a, lo, hi, d) in bounds {
             let own = match a {
                 OWN_X | OWN_Y | OWN_Z => own_end(base[usize::from(a)], tid[usize::from(a)]),
-                TID_X | TID_Y | TID_Z => tid[usize::from(a - TID_X)],
+                TID_UNI_X | TID_UNI_Y | TID_UNI_Z => tid[usize::from(a - TID_UNI_X)],
                 _ => continue,
             };
             // SAFETY: the caller's contract: `tid[a] < blockDim[a]`, and
@@ -411,10 +429,10 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
         )
     }
 
-    /// [`View::span`] where positions may also be [`TID_X`], [`TID_Y`] or
-    /// [`TID_Z`]: the thread's index in the block plus an offset, which may
-    /// be a block-uniform value (a split part's tile load, `a[[row, t * TILE
-    /// + tx]]`, checked once per part execution with `lo = hi = t * TILE`).
+    /// [`View::span`] where positions may also be [`TID_UNI_X`],
+    /// [`TID_UNI_Y`] or [`TID_UNI_Z`] (`threadIdx` plus a block-uniform
+    /// value, `lo = hi`): a split part's tile load, `a[[row, t * TILE +
+    /// tx]]`, checked once each time the block runs the part.
     #[inline(always)]
     pub fn span_tid<'b, const N: usize>(
         &self,
@@ -669,7 +687,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
         }
         for (k, (axis, o)) in idx.into_iter().enumerate() {
             let p = self.pos[k];
-            if axis != p.axis || o < p.lo || o > p.hi {
+            // `TID_UNI_*` positions add the span's own value (offset 0).
+            let uni = matches!(axis, TID_UNI_X | TID_UNI_Y | TID_UNI_Z);
+            if axis != p.axis || (uni && o != 0) || (!uni && (o < p.lo || o > p.hi)) {
                 return None;
             }
             let v = match axis {
@@ -681,6 +701,9 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
                 // threads): `covers` checked this sum is in range.
                 OWN_X | OWN_Y | OWN_Z => t.own(usize::from(axis)).wrapping_add(self.shift).wrapping_add_signed(o),
                 TID_X | TID_Y | TID_Z => t.tid[usize::from(axis - TID_X)].wrapping_add_signed(o),
+                // `covers` checked `tid + lo` (`lo == hi`) for every thread
+                // of the block.
+                TID_UNI_X | TID_UNI_Y | TID_UNI_Z => t.tid[usize::from(axis - TID_UNI_X)].wrapping_add_signed(p.lo),
                 _ => return None,
             };
             off = if k == 0 {
@@ -728,7 +751,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // from).
             Some(off) => unsafe { self.ptr.add(off).read() },
             None => {
-                self.refused(*t);
+                Self::refused(*t);
                 T::default()
             }
         }
@@ -745,7 +768,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
             // views (memory of the block's one OS thread, accessed by raw
             // pointers only, never through a reference).
             Some(off) if self.writable => unsafe { self.ptr.add(off).write(v) },
-            _ => self.refused(*t),
+            _ => Self::refused(*t),
         }
     }
 
@@ -753,9 +776,10 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
     // reference would let the `Thread` the loop builds for each iteration
     // escape, so LLVM would keep it in a stack slot written per thread and
     // not vectorize (naive matmul and grid-stride rounds lost their `mulps`).
+    // Nor the span (it is not needed).
     #[cold]
     #[inline(never)]
-    fn refused(self, t: Thread<'_>) {
+    fn refused(t: Thread<'_>) {
         t.fault("an access outside the block span it was checked for; nothing was accessed (gpujit bug)");
     }
 }
