@@ -9,6 +9,7 @@ use crate::model::*;
 use crate::visit::{each_expr, each_stmt};
 
 use super::plan::*;
+use super::tid::tid_lets;
 
 /// The span of parameter `p` in the fast loop.
 pub fn span_ident(p: usize) -> Ident {
@@ -344,9 +345,14 @@ pub fn versioned_part(
             .filter(|s| matches!(s, Stmt::Let { local, .. } if hoisted.contains(local)))
             .map(|s| em.stmt(s))
             .collect();
-        let names = tid.iter().map(|l| uni_ident(l.local));
-        let values = tid.iter().map(|l| em.expr(&l.value));
-        let tys = tid.iter().map(|_| quote! { isize });
+        // Only the values an array's span uses.
+        let used: Vec<&TidLet> = tid
+            .iter()
+            .filter(|l| plan.arrays.iter().chain(&plan.shared).flatten().flatten().any(|p| p.unis.contains(&l.key)))
+            .collect();
+        let names = used.iter().map(|l| uni_ident(l.key));
+        let values = used.iter().map(|l| em.expr(&l.value));
+        let tys = used.iter().map(|_| quote! { isize });
         quote! {
             #[allow(unused_variables, clippy::cast_possible_wrap)]
             let (#(#names,)*): (#(#tys,)*) = #blk.uniform_value(|#t| { #lets (#((#values) as isize,)*) });

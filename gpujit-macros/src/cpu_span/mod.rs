@@ -23,6 +23,7 @@
 
 mod emit;
 mod plan;
+mod tid;
 
 pub use emit::{
     extent_ident, index_tokens, round_versioned, shared_span_ident, span_ident, versioned, versioned_narrowed,

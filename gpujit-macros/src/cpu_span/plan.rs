@@ -37,12 +37,12 @@ pub struct SpanPlan {
     /// variable (own index plus the round's shift), and `grid(..)` itself is
     /// not an own position.
     pub(super) shifted: bool,
-    /// Locals of a split part bound to `threadIdx` on an axis plus a
-    /// block-uniform value (`let ka = t * TILE + tx;`, see `tid_lets`), with
-    /// that axis (`TID_UNI + axis`): an index that is such a local is that
-    /// axis with `Off::Uni(local)`, bound as `uni_ident(local)` to the
-    /// uniform value before the thread loop.
-    pub(super) tid_uni: Vec<(LocalId, u8)>,
+    /// A split part's indices that are `threadIdx` on an axis plus a
+    /// block-uniform value (`let ka = t * TILE + tx;`, or that sum inline;
+    /// see `tid`): such an index is that axis (`TID_UNI + axis`) with
+    /// `Off::Uni(key)`, the value bound as `uni_ident(key)` before the
+    /// thread loop.
+    pub(super) tid_uni: Vec<TidLet>,
     /// A plan of a split part that is not narrowed (`plan_part` with
     /// `tid_uni`): its fast loop runs every thread of the block, so that a
     /// span proves the kernel's guards (see `proves_below`).
@@ -125,11 +125,12 @@ pub fn uni_ident(id: LocalId) -> Ident {
 
 /// `SpanAxis` of `threadIdx.x` (then y, z).
 pub(super) const TID: u8 = 4;
+pub(super) use super::tid::TidLet;
 /// `SpanAxis` of `threadIdx.x` plus the span's block-uniform value (then y,
 /// z; the runtime's `TID_UNI_X`): accesses pass offset 0.
 pub(super) const TID_UNI: u8 = 8;
 
-fn axis_code(a: Axis) -> u8 {
+pub(super) fn axis_code(a: Axis) -> u8 {
     match a {
         Axis::X => 0,
         Axis::Y => 1,
@@ -173,10 +174,8 @@ impl SpanPlan {
                 return Some((UNIFORM, Off::Lit(0)));
             }
         }
-        if let ExprKind::Local(id) = &e.kind {
-            if let Some(&(_, axis)) = self.tid_uni.iter().find(|(l, _)| l == id) {
-                return Some((axis, Off::Uni(*id)));
-            }
+        if let Some(m) = self.tid_match(e) {
+            return Some(m);
         }
         let tid_axis = |e: &Expr| {
             match &e.kind {
@@ -282,7 +281,7 @@ pub fn plan_part(k: &Kernel, stmts: &[&Stmt], uni: &[LocalId], tid: Option<&[Tid
     }
     let scope = PlanScope {
         uni: uni.to_vec(),
-        tid_uni: tid.unwrap_or_default().iter().map(|l| (l.local, l.axis)).collect(),
+        tid_uni: tid.unwrap_or_default().to_vec(),
         global_tid: tid.is_some(),
         ..PlanScope::new(span_params(k, true, false), true)
     };
@@ -364,7 +363,7 @@ struct PlanScope {
     /// The grid-stride loop variable of `SpanPlan::shifted`.
     shifted: Option<LocalId>,
     /// See `SpanPlan::tid_uni`.
-    tid_uni: Vec<(LocalId, u8)>,
+    tid_uni: Vec<TidLet>,
     /// See `SpanPlan::global_tid`.
     global_tid: bool,
 }
@@ -383,81 +382,8 @@ impl PlanScope {
     }
 }
 
-/// A `let` of a split part that binds a local to `threadIdx` on one axis
-/// plus a value that is the same in every thread of the block (`let ka = t *
-/// TILE + tx;` with `t` the variable of a loop around the part): an index
-/// that is this local takes a span at `axis` offset by that value, which the
-/// block evaluates once per part execution (`value`, after the `hoisted`
-/// uniform `let`s before it).
-#[derive(Debug, Clone)]
-pub struct TidLet {
-    pub(super) local: LocalId,
-    /// `TID_UNI` plus the axis code.
-    pub(super) axis: u8,
-    /// The uniform addend.
-    pub(super) value: Expr,
-}
-
-/// The `TidLet`s of part `stmts`, and the part's leading block-uniform
-/// `let`s they may use (`let base = t * TILE;`), in order. Only `let`s at
-/// the part's top level of immutable `usize` locals that the kernel binds
-/// once and that live in this part alone (`spilled` false): each such local
-/// then holds its initial value wherever the part reads it. `uniform(e,
-/// extra)`: whether `e` is block-uniform and cannot fault, with `extra`
-/// further uniform locals (see `cpu_split::Uniform`).
-pub fn tid_lets(
-    k: &Kernel,
-    stmts: &[&Stmt],
-    spilled: &[bool],
-    uniform: &dyn Fn(&Expr, &[LocalId]) -> bool,
-) -> (Vec<LocalId>, Vec<TidLet>) {
-    let usize_ty = Ty::Scalar(Scalar::Usize);
-    let mut binds = vec![0usize; k.locals.len()];
-    each_stmt_in_block(&k.body, &mut |s| match s {
-        Stmt::Let { local, .. } => binds[*local] += 1,
-        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| binds[*l] += 2),
-        Stmt::For { var, .. } => binds[*var] += 2,
-        _ => {}
-    });
-    let tid = tid_locals(k);
-    let tid_axis = |e: &Expr| match &e.kind {
-        ExprKind::Local(id) => tid.get(*id).copied().flatten(),
-        _ => thread_axis(e),
-    };
-    let (mut hoisted, mut lets) = (Vec::new(), Vec::new());
-    for s in stmts {
-        let Stmt::Let { local, init: Some(e) } = s else {
-            continue;
-        };
-        let l = &k.locals[*local];
-        if l.mutable || binds[*local] != 1 || spilled.get(*local) != Some(&false) || l.ty != usize_ty {
-            continue;
-        }
-        if uniform(e, &hoisted) {
-            hoisted.push(*local);
-            continue;
-        }
-        let ExprKind::Binary(BinOp::Add, a, b) = &e.kind else {
-            continue;
-        };
-        let (axis, value) = match (tid_axis(a), tid_axis(b)) {
-            (Some(axis), None) => (axis, &**b),
-            (None, Some(axis)) => (axis, &**a),
-            _ => continue,
-        };
-        if value.ty == usize_ty && uniform(value, &hoisted) {
-            lets.push(TidLet {
-                local: *local,
-                axis: TID_UNI + axis_code(axis),
-                value: value.clone(),
-            });
-        }
-    }
-    (hoisted, lets)
-}
-
 /// `threadIdx`'s axis, if `e` is `thread_idx().x` (or `.y`, `.z`).
-fn thread_axis(e: &Expr) -> Option<Axis> {
+pub(super) fn thread_axis(e: &Expr) -> Option<Axis> {
     match &e.kind {
         ExprKind::BuiltinAxis(Builtin::ThreadIdx, a) => Some(*a),
         ExprKind::Idx3Field(base, a) if matches!(base.kind, ExprKind::Builtin(Builtin::ThreadIdx)) => Some(*a),
@@ -467,7 +393,7 @@ fn thread_axis(e: &Expr) -> Option<Axis> {
 
 /// Per local: the axis of `threadIdx` it holds for its whole life (as
 /// `own_locals` for `grid(..)`).
-fn tid_locals(k: &Kernel) -> Vec<Option<Axis>> {
+pub(super) fn tid_locals(k: &Kernel) -> Vec<Option<Axis>> {
     let mut tid: Vec<Option<Axis>> = vec![None; k.locals.len()];
     let mut binds = vec![0usize; k.locals.len()];
     let mut other = vec![false; k.locals.len()];
