@@ -107,17 +107,6 @@ fn bounds(k: &Kernel, plan: &SpanPlan) -> Vec<TokenStream> {
             let (lo, hi) = (isize_tokens(lo), isize_tokens(hi));
             out.push(quote! { (#a, #lo, #hi, #extent) });
         }
-        // `threadIdx` positions of a read-only array (a tile load's `t *
-        // TILE + tx`): told to LLVM per thread too, so that the kernel's
-        // `ka < k` guard folds.
-        if mutable {
-            continue;
-        }
-        for (pos, s) in spec.iter().enumerate().filter(|(_, s)| is_tid(s.axis)) {
-            let extent = extent_ident(p, (ndim != 1).then_some(pos));
-            let (a, (lo, hi)) = (s.axis, s.bounds_tokens());
-            out.push(quote! { (#a, #lo, #hi, #extent) });
-        }
     }
     out
 }

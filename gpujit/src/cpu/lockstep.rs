@@ -93,6 +93,10 @@ impl crate::cpu::block::Block<'_> {
 /// carried locals in a fixed-size array (registers, after inlining).
 const ROW_CHUNK: usize = 8;
 
+/// The longest range [`Block::lockstep_rows`] runs for a chunk without
+/// checking the time limit in between (a few microseconds at most).
+const SHORT_RANGE: usize = 64;
+
 impl<'a> crate::cpu::block::Block<'a> {
     /// A lockstep loop of a split kernel (`for j in range { body }` between
     /// barriers, with a block-uniform range) that carries one per-thread
@@ -110,7 +114,8 @@ impl<'a> crate::cpu::block::Block<'a> {
     /// [`Block::threads_fit`] it runs only when [`Block::fits`] holds for
     /// `fit` and `len` (told to LLVM at each thread); otherwise, or with fewer
     /// slots than threads, it records a fault (a gpujit bug) and runs no
-    /// thread. A cancelled launch returns at the next iteration without
+    /// thread. A cancelled launch returns at the next iteration (with a range
+    /// of at most [`SHORT_RANGE`] iterations, at the next chunk) without
     /// copying the chunk's slots back (the block runs nothing more).
     #[inline(always)]
     pub fn lockstep_rows<S: Copy, I: Copy, R: Iterator<Item = I> + Clone>(
@@ -156,6 +161,10 @@ impl<'a> crate::cpu::block::Block<'a> {
                 yielder: None,
             }
         };
+        // A short range (the tiled matmul's `0..TILE`) checks the time limit
+        // once per chunk, before its iterations, rather than at each one: a
+        // load and a branch less per iteration of the hot loop.
+        let short = range.size_hint().1.is_some_and(|n| n <= SHORT_RANGE);
         // Rows of `bx` slots, one per `(y, z)`, in `lin` order.
         let mut rows = slots.chunks_exact_mut(bx.max(1));
         for z in 0..bz {
@@ -166,8 +175,11 @@ impl<'a> crate::cpu::block::Block<'a> {
                 let mut x0 = 0;
                 for chunk in &mut chunks {
                     let mut regs: [S; ROW_CHUNK] = std::array::from_fn(|i| chunk[i]);
+                    if short && cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
                     for j in range.clone() {
-                        if cancel.load(Ordering::Relaxed) {
+                        if !short && cancel.load(Ordering::Relaxed) {
                             return;
                         }
                         for (i, slot) in regs.iter_mut().enumerate() {

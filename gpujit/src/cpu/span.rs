@@ -229,18 +229,13 @@ fn own_end(base: usize, n: usize) -> usize {
 impl<'a> Block<'a> {
     /// Whether every bound in `bounds` holds for this block: `(axis, lo, hi,
     /// d)` says that the global index of every thread of the block on own
-    /// axis `axis` ([`OWN_X`], ...), or its `threadIdx` on a [`TID_UNI_X`]
-    /// (...) axis, offset by any value in `lo..=hi`, lies in `0..d`.
+    /// axis `axis`, offset by any value in `lo..=hi`, lies in `0..d`.
     #[inline(always)]
     pub fn within(&self, bounds: &[(SpanAxis, isize, isize, usize)]) -> bool {
         let n = self.launch.block;
-        bounds.iter().all(|&(a, lo, hi, d)| match a {
-            OWN_X | OWN_Y | OWN_Z => axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d),
-            // `threadIdx` plus a block-uniform offset (a tile load's
-            // `t * TILE + tx`): every thread's index on that axis.
-            TID_UNI_X | TID_UNI_Y | TID_UNI_Z => axis_within(0, n[usize::from(a - TID_UNI_X)], lo, hi, d),
-            _ => false,
-        })
+        bounds
+            .iter()
+            .all(|&(a, lo, hi, d)| a < CONST && axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d))
     }
 
     /// A fast block whose bounds do not hold (a gpujit bug): every thread
@@ -342,15 +337,11 @@ impl<'a> Block<'a> {
         lin: usize,
     ) -> Thread<'a> {
         for &(a, lo, hi, d) in bounds {
-            let own = match a {
-                OWN_X | OWN_Y | OWN_Z => own_end(base[usize::from(a)], tid[usize::from(a)]),
-                TID_UNI_X | TID_UNI_Y | TID_UNI_Z => tid[usize::from(a - TID_UNI_X)],
-                _ => continue,
-            };
+            let a = usize::from(a);
+            let own = own_end(base[a], tid[a]);
             // SAFETY: the caller's contract: `tid[a] < blockDim[a]`, and
-            // `within` checked that `base[a] + t + o` (own axes) or `t + o`
-            // (`threadIdx` axes) is in `0..d` for every `t < n[a]` and `o`
-            // in `lo..=hi` (`lo <= hi`); it is false for any other axis.
+            // `within` checked that `base[a] + t + o` is in `0..d` for every
+            // `t < n[a]` and `o` in `lo..=hi` (`lo <= hi`).
             unsafe {
                 std::hint::assert_unchecked(own.wrapping_add_signed(hi) < d);
                 if hi >= 0 {
