@@ -337,7 +337,14 @@ pub fn versioned_part(
         // Only the values an array's span uses.
         let used: Vec<&TidLet> = tid
             .iter()
-            .filter(|l| plan.arrays.iter().chain(&plan.shared).flatten().flatten().any(|p| p.unis.contains(&l.key)))
+            .filter(|l| {
+                plan.arrays
+                    .iter()
+                    .chain(&plan.shared)
+                    .flatten()
+                    .flatten()
+                    .any(|p| p.unis.contains(&l.key))
+            })
             .collect();
         let names = used.iter().map(|l| uni_ident(l.key));
         let values = used.iter().map(|l| em.expr(&l.value));

@@ -8,6 +8,10 @@
 //! Shared arrays take spans too, indexed by `threadIdx` plus or minus a
 //! literal, or plus a block-uniform `usize` local in a narrowed part
 //! (`cache[tid + stride]`), whose value the block binds before the loop.
+//! In a part that is not narrowed, read-only global arrays take spans at
+//! `threadIdx` plus a block-uniform value (tile loads, see `tid`), and the
+//! kernel's guards the spans prove fold to `true` in the fast loop
+//! (`Emitter::span_proves_below`).
 //!
 //! An access is classified when each index is the thread's own index on an
 //! axis plus or minus an integer literal (`x`, `y - 1`, with `x` a local
@@ -17,7 +21,8 @@
 //! forms them from the thread's coordinates, so LLVM sees unit-stride
 //! accesses and can vectorize the loop.
 //!
-//! `plan` decides which accesses of a kernel or part take spans; `emit`
+//! `plan` decides which accesses of a kernel or part take spans (`tid`
+//! finds a part's tile-load indices); `emit`
 //! writes the span version of its thread loop and the choice between it and
 //! the checked one.
 

@@ -200,7 +200,8 @@ impl Split<'_, '_> {
                     return quote! { #run #cancel };
                 }
                 let run = interchange::plain_part(self.em, stmts);
-                let run = crate::cpu_span::versioned_part(self.em, stmts, run, &|e, extra| self.uniform.is_uniform(e, extra));
+                let run =
+                    crate::cpu_span::versioned_part(self.em, stmts, run, &|e, extra| self.uniform.is_uniform(e, extra));
                 quote! { #run #cancel }
             }
             Node::Barrier if self.em.track_exit => {

@@ -265,7 +265,10 @@ impl<'a> Emitter<'a> {
         let extent = |e: &Expr| match &e.kind {
             ExprKind::Dim(p, axis) => Some((*p, *axis)),
             ExprKind::Len(p) => Some((*p, 0)).filter(|_| {
-                matches!(self.k.params.get(*p).map(|p| &p.kind), Some(ParamKind::Array { ndim: 1, .. }))
+                matches!(
+                    self.k.params.get(*p).map(|p| &p.kind),
+                    Some(ParamKind::Array { ndim: 1, .. })
+                )
             }),
             _ => None,
         };
