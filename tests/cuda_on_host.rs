@@ -2024,9 +2024,7 @@ fn math_library_agrees() {
         ],
         EXACT,
     ));
-    let shifts: Vec<u32> = (0..16)
-        .map(|i| [0, 1, 3, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, u32::MAX][i % 14])
-        .collect();
+    let shifts: Vec<u32> = (0..16).map(|i| SHIFTS[i % SHIFTS.len()]).collect();
     macro_rules! ints {
         ($t:ident, $u:ident, $xs:expr, $unw:expr, $($k:ident),*) => {{
             let x: Vec<$t> = $xs;
@@ -2045,24 +2043,7 @@ fn math_library_agrees() {
     ints!(
         i32,
         u32,
-        vec![
-            0,
-            1,
-            -1,
-            2,
-            -2,
-            3,
-            -7,
-            7,
-            100,
-            -100,
-            0x1234_5678,
-            i32::MIN,
-            i32::MAX,
-            i32::MIN + 1,
-            1 << 30,
-            -(1 << 16)
-        ],
+        EDGE_I32.to_vec(),
         5,
         bits_i32,
         bin_i32,
@@ -2073,24 +2054,7 @@ fn math_library_agrees() {
     ints!(
         i64,
         u64,
-        vec![
-            0,
-            1,
-            -1,
-            2,
-            -2,
-            3,
-            -7,
-            7,
-            100,
-            -100,
-            0x1234_5678_9abc_def0,
-            i64::MIN,
-            i64::MAX,
-            i64::MIN + 1,
-            1 << 40,
-            -(1 << 33)
-        ],
+        EDGE_I64.to_vec(),
         5,
         bits_i64,
         bin_i64,
@@ -2101,20 +2065,7 @@ fn math_library_agrees() {
     ints!(
         u32,
         u32,
-        vec![
-            0,
-            1,
-            2,
-            3,
-            7,
-            100,
-            0x1234_5678,
-            u32::MAX,
-            u32::MAX - 1,
-            1 << 31,
-            1 << 16,
-            0xff00_00ff
-        ],
+        EDGE_U32.to_vec(),
         3,
         bits_u32,
         bin_u32,
@@ -2125,20 +2076,7 @@ fn math_library_agrees() {
     ints!(
         u64,
         u64,
-        vec![
-            0,
-            1,
-            2,
-            3,
-            7,
-            100,
-            0x1234_5678_9abc_def0,
-            u64::MAX,
-            u64::MAX - 1,
-            1 << 63,
-            1 << 32,
-            0xff00_00ff
-        ],
+        EDGE_U64.to_vec(),
         3,
         bits_u64,
         bin_u64,
@@ -2149,7 +2087,7 @@ fn math_library_agrees() {
     ints!(
         usize,
         usize,
-        vec![0, 1, 2, 3, 7, 100, 0x1234_5678_9abc_def0, usize::MAX, 1 << 63, 1 << 32],
+        EDGE_USIZE.to_vec(),
         3,
         bits_usize,
         bin_usize,
@@ -2157,17 +2095,7 @@ fn math_library_agrees() {
         ad_usize,
         sh_usize
     );
-    ints!(
-        u8,
-        u8,
-        vec![0, 1, 2, 3, 7, 100, 0x81, 0xf0, 255, 254, 128, 64],
-        3,
-        bits_u8,
-        bin_u8,
-        un_u8,
-        ad_u8,
-        sh_u8
-    );
+    ints!(u8, u8, EDGE_U8.to_vec(), 3, bits_u8, bin_u8, un_u8, ad_u8, sh_u8);
     check(cases);
 }
 
@@ -2243,22 +2171,6 @@ fn a_zero_step_traps_where_the_cpu_backend_faults() {
 }
 
 // ------------------------------------------------------------- atomics
-
-/// Interesting integers of each width (wrapped into the type with `as`).
-const EDGE_INTS: [i128; 12] = [
-    0,
-    1,
-    -1,
-    7,
-    -7,
-    255,
-    1 << 31,
-    (1 << 31) - 1,
-    -(1 << 31),
-    i64::MAX as i128,
-    i64::MIN as i128,
-    0x5a5a_5a5a,
-];
 
 /// Arguments of `uncontended_T` for 12 threads: `a` holds edge values, `b`
 /// the operands (another rotation), `c` the compare values of `atomic_cas`

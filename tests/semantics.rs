@@ -18,7 +18,7 @@ use kernels::*;
 
 #[macro_use]
 mod common;
-use common::Tool;
+use common::{fault_of, Tool};
 
 use gpujit::{to_device, zeros, DeviceArray, DeviceScalar, Error};
 
@@ -123,23 +123,6 @@ fn ulps32(a: f32, b: f32) -> u64 {
         return u64::MAX;
     }
     a.to_bits().abs_diff(b.to_bits()) as u64
-}
-
-/// `(block, thread, faults, message)` of a `KernelFault`, or a panic naming what came back.
-fn fault_of(r: gpujit::Result<()>, kernel: &str) -> ([u32; 3], [u32; 3], usize, String) {
-    match r {
-        Err(Error::KernelFault {
-            kernel: k,
-            block,
-            thread,
-            message,
-            faults,
-        }) => {
-            assert_eq!(k, kernel);
-            (block, thread, faults, message)
-        }
-        other => panic!("expected Err(KernelFault) from `{kernel}`, got {other:?}"),
-    }
 }
 
 // ---------------------------------------------------------------- the kernel list
