@@ -202,7 +202,7 @@ fn illegal_address_names_the_kernel() {
 }
 
 /// `step_by(0)` traps on CUDA (the CPU backend reports a `KernelFault`
-/// instead, tests/semantics.rs): an unspecified launch failure naming the
+/// instead, tests/semantics/): an unspecified launch failure naming the
 /// kernel, sticky for the rest of the process.
 fn a_zero_step_is_a_sticky_launch_failure() {
     backend_is_cuda();
