@@ -42,34 +42,19 @@ fn host<T: DeviceScalar>(d: &DeviceArray<T>) -> Vec<T> {
     d.copy_to_host().unwrap()
 }
 
-const EDGE: [i128; 12] = [
-    0,
-    1,
-    -1,
-    7,
-    -7,
-    255,
-    1 << 31,
-    (1 << 31) - 1,
-    -(1 << 31),
-    i64::MAX as i128,
-    i64::MIN as i128,
-    0x5a5a_5a5a,
-];
-
 /// Runs `uncontended_T` on edge values and checks each slot's old and new
 /// value against Rust's integer operations (CUDA's definitions for inc/dec).
 macro_rules! check_uncontended_int {
     ($t:ident, $slots:expr) => {{
-        let n = EDGE.len();
-        let a0: Vec<$t> = (0..n * $slots).map(|k| EDGE[(k * 5 + 1) % n] as $t).collect();
-        let b: Vec<$t> = (0..n).map(|i| EDGE[(i * 7 + 3) % n] as $t).collect();
+        let n = EDGE_INTS.len();
+        let a0: Vec<$t> = (0..n * $slots).map(|k| EDGE_INTS[(k * 5 + 1) % n] as $t).collect();
+        let b: Vec<$t> = (0..n).map(|i| EDGE_INTS[(i * 7 + 3) % n] as $t).collect();
         let c: Vec<$t> = (0..n)
             .map(|i| {
                 if i % 2 == 0 {
                     a0[i * $slots + 5]
                 } else {
-                    EDGE[(i + 1) % n] as $t
+                    EDGE_INTS[(i + 1) % n] as $t
                 }
             })
             .collect();
@@ -263,7 +248,7 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
 macro_rules! check_contended_int {
     ($t:ident, $k:ident) => {{
         let b: Vec<$t> = (0..300)
-            .map(|i| EDGE[i % 12].wrapping_mul(i as i128 + 1) as $t)
+            .map(|i| EDGE_INTS[i % 12].wrapping_mul(i as i128 + 1) as $t)
             .collect();
         let a0: Vec<$t> = vec![3, 5, 0, 0, !0, 0, 0, 999, 5];
         let mut a = dev(&a0);

@@ -9,7 +9,7 @@
 mod common;
 
 use std::process::{Command, ExitCode};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use gpujit::prelude::*;
 use gpujit::{BackendKind, Stream};
@@ -202,7 +202,7 @@ fn illegal_address_names_the_kernel() {
 }
 
 /// `step_by(0)` traps on CUDA (the CPU backend reports a `KernelFault`
-/// instead, tests/semantics.rs): an unspecified launch failure naming the
+/// instead, tests/semantics/): an unspecified launch failure naming the
 /// kernel, sticky for the rest of the process.
 fn a_zero_step_is_a_sticky_launch_failure() {
     backend_is_cuda();
@@ -315,23 +315,9 @@ fn dropping_an_array_with_queued_work() {
     assert_eq!(kept.copy_to_host().unwrap(), [2.0; 256]);
 }
 
-/// A logger that keeps the messages, for the occupancy warning.
-struct Keep(Mutex<Vec<String>>);
-impl log::Log for Keep {
-    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
-        true
-    }
-    fn log(&self, r: &log::Record<'_>) {
-        self.0.lock().unwrap().push(r.args().to_string());
-    }
-    fn flush(&self) {}
-}
-
 fn occupancy_warning_once_per_kernel() {
     backend_is_cuda();
-    let keep: &'static Keep = Box::leak(Box::new(Keep(Mutex::new(Vec::new()))));
-    log::set_logger(keep).unwrap();
-    log::set_max_level(log::LevelFilter::Warn);
+    let keep = common::KeepLog::install();
     let sms = gpujit::gpus().unwrap()[0].multiprocessors as usize;
     assert_eq!(sms, 132, "the double reports an H100's multiprocessors");
     // Twice the multiprocessors, capped at Numba's 128 blocks.
@@ -342,7 +328,7 @@ fn occupancy_warning_once_per_kernel() {
     saxpy![min_grid - 1, 64](1.0, &x, &mut y).unwrap();
     saxpy![1, 64](1.0, &x, &mut y).unwrap(); // once per kernel
     gpujit::synchronize().unwrap();
-    let got = keep.0.lock().unwrap().clone();
+    let got = keep.messages().clone();
     let silenced = std::env::var(gpujit::ENV_LOW_OCCUPANCY_WARNINGS).as_deref() == Ok("0");
     if silenced {
         assert!(got.is_empty(), "{got:?}");

@@ -8,10 +8,10 @@ use kernels::fixed_arrays::*;
 
 #[macro_use]
 mod common;
-use common::Tool;
+use common::{coroutines_forced, fault_of, Tool};
 
 use gpujit::__private::{last_launch_coroutine_blocks, last_launch_lockstep_blocks, with_forced_coroutines};
-use gpujit::{to_device, zeros, DeviceScalar, Error};
+use gpujit::{to_device, zeros, DeviceScalar};
 
 fn main() -> std::process::ExitCode {
     let (any, cpu, nvrtc) = (None, Some(Tool::CpuBackend), Some(Tool::Nvrtc));
@@ -44,23 +44,6 @@ fn zero_length_local_arrays() {
     let mut out = gpujit::zeros::<i32>(40).unwrap();
     local_zero_length![2, 32](&mut out).unwrap();
     assert_eq!(out.copy_to_host().unwrap(), vec![1; 40]);
-}
-
-/// `(block, thread, faults, message)` of a `KernelFault`.
-fn fault_of(r: gpujit::Result<()>, kernel: &str) -> ([u32; 3], [u32; 3], usize, String) {
-    match r {
-        Err(Error::KernelFault {
-            kernel: k,
-            block,
-            thread,
-            message,
-            faults,
-        }) => {
-            assert_eq!(k, kernel);
-            (block, thread, faults, message)
-        }
-        other => panic!("expected Err(KernelFault) from `{kernel}`, got {other:?}"),
-    }
 }
 
 /// What `local_kernel!` computes: `a = [x, w[i % 3], w[(i + 1) % 3], x]`.
@@ -280,13 +263,6 @@ fn local_array_across_a_barrier_runs_as_coroutines() {
     let forced = with_forced_coroutines(run);
     assert_eq!(plain, across_barrier_host(&x, 64));
     assert_eq!(forced, plain);
-}
-
-/// Whether this run forces the reference path (`GPUJIT_CPU_EXEC=coroutines`,
-/// as .ci/run's second CPU pass does): no split, no interchange, so the
-/// path checks do not apply (the results still do).
-fn coroutines_forced() -> bool {
-    std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines")
 }
 
 fn local_arrays_between_barriers_stay_split() {

@@ -10,6 +10,7 @@ use gpujit::{to_device, zeros};
 
 #[macro_use]
 mod common;
+use common::{coroutines_forced, expected};
 
 fn main() -> std::process::ExitCode {
     let cpu = Some(common::Tool::CpuBackend);
@@ -31,22 +32,6 @@ fn main() -> std::process::ExitCode {
             cpu => unit_stride_loops_that_can_leave_early_are_left_alone,
         ],
     )
-}
-
-/// Whether this run forces the reference path (`GPUJIT_CPU_EXEC=coroutines`,
-/// as .ci/run's second CPU pass does): no loop is interchanged, so the path
-/// checks expect none (the results are checked all the same).
-fn coroutines_forced() -> bool {
-    std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines")
-}
-
-/// How many blocks must run in lockstep when `blocks` would by default.
-fn expected(blocks: usize) -> usize {
-    if coroutines_forced() {
-        0
-    } else {
-        blocks
-    }
 }
 
 /// Runs `f` (one launch) on the default path and on the plain thread loop

@@ -17,6 +17,7 @@ use ndarray::Array2;
 
 #[macro_use]
 mod common;
+use common::coroutines_forced;
 
 fn main() -> std::process::ExitCode {
     let cpu = Some(common::Tool::CpuBackend);
@@ -41,17 +42,11 @@ fn main() -> std::process::ExitCode {
 
 const TILE: usize = 16;
 
-/// Whether `GPUJIT_CPU_EXEC=coroutines` forces every block onto the
-/// coroutine path (then no loop is interchanged; results must not change).
-fn forced() -> bool {
-    std::env::var("GPUJIT_CPU_EXEC").is_ok_and(|v| v == "coroutines")
-}
-
 /// Checks the last launch's paths: `lockstep` blocks interchanged a loop,
 /// `rows` of them ran it row by row (`Block::lockstep_rows`), none ran
 /// coroutines (all 0 and any when forced onto coroutines).
 fn expect_paths(lockstep: usize, rows: usize, what: &str) {
-    if forced() {
+    if coroutines_forced() {
         assert_eq!(
             last_launch_lockstep_blocks(),
             0,

@@ -346,9 +346,7 @@ macro_rules! int_case {
         $ad![blocks, 32](&dx, &dy, &dz, &dk, &mut out).unwrap();
         let want: Vec<$u> = (0..n).flat_map(|r| $ad_ref(x[r], y[r], z[r], 0)).collect();
         assert_eq!(host(&out), want, stringify!($ad));
-        let shifts: Vec<u32> = (0..n as u32)
-            .map(|i| [0, 1, 3, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, u32::MAX][i as usize % 14])
-            .collect();
+        let shifts: Vec<u32> = (0..n as u32).map(|i| SHIFTS[i as usize % SHIFTS.len()]).collect();
         let mut out = zeros::<$t>(n * 6).unwrap();
         $sh![blocks, 32](&dx, &dev(&shifts), &mut out).unwrap();
         let want: Vec<$t> = (0..n).flat_map(|r| $sh_ref(x[r], shifts[r])).collect();
@@ -360,24 +358,7 @@ fn integer_methods_match_rust_for_every_type() {
     int_case!(
         i32,
         u32,
-        vec![
-            0,
-            1,
-            -1,
-            2,
-            -2,
-            3,
-            -7,
-            7,
-            100,
-            -100,
-            0x1234_5678,
-            i32::MIN,
-            i32::MAX,
-            i32::MIN + 1,
-            1 << 30,
-            -(1 << 16)
-        ],
+        EDGE_I32.to_vec(),
         bits_i32,
         bits_i32_ref,
         bin_i32,
@@ -393,24 +374,7 @@ fn integer_methods_match_rust_for_every_type() {
     int_case!(
         i64,
         u64,
-        vec![
-            0,
-            1,
-            -1,
-            2,
-            -2,
-            3,
-            -7,
-            7,
-            100,
-            -100,
-            0x1234_5678_9abc_def0,
-            i64::MIN,
-            i64::MAX,
-            i64::MIN + 1,
-            1 << 40,
-            -(1 << 33)
-        ],
+        EDGE_I64.to_vec(),
         bits_i64,
         bits_i64_ref,
         bin_i64,
@@ -426,20 +390,7 @@ fn integer_methods_match_rust_for_every_type() {
     int_case!(
         u32,
         u32,
-        vec![
-            0,
-            1,
-            2,
-            3,
-            7,
-            100,
-            0x1234_5678,
-            u32::MAX,
-            u32::MAX - 1,
-            1 << 31,
-            1 << 16,
-            0xff00_00ff
-        ],
+        EDGE_U32.to_vec(),
         bits_u32,
         bits_u32_ref,
         bin_u32,
@@ -455,20 +406,7 @@ fn integer_methods_match_rust_for_every_type() {
     int_case!(
         u64,
         u64,
-        vec![
-            0,
-            1,
-            2,
-            3,
-            7,
-            100,
-            0x1234_5678_9abc_def0,
-            u64::MAX,
-            u64::MAX - 1,
-            1 << 63,
-            1 << 32,
-            0xff00_00ff
-        ],
+        EDGE_U64.to_vec(),
         bits_u64,
         bits_u64_ref,
         bin_u64,
@@ -484,7 +422,7 @@ fn integer_methods_match_rust_for_every_type() {
     int_case!(
         usize,
         usize,
-        vec![0, 1, 2, 3, 7, 100, 0x1234_5678_9abc_def0, usize::MAX, 1 << 63, 1 << 32],
+        EDGE_USIZE.to_vec(),
         bits_usize,
         bits_usize_ref,
         bin_usize,
@@ -500,7 +438,7 @@ fn integer_methods_match_rust_for_every_type() {
     int_case!(
         u8,
         u8,
-        vec![0, 1, 2, 3, 7, 100, 0x81, 0xf0, 255, 254, 128, 64],
+        EDGE_U8.to_vec(),
         bits_u8,
         bits_u8_ref,
         bin_u8,

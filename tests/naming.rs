@@ -4,7 +4,7 @@
 //! initialisation, and outside constants whose C names could collide.
 //! Each kernel is checked on the CPU backend against the host; its CUDA C is
 //! compiled by NVRTC in `tests/cuda_kernels.rs` and run on the host in
-//! `tests/cuda_on_host.rs`.
+//! `tests/cuda_on_host/`.
 
 // A kernel in a fn body must not draw rustc's `non_local_definitions` lint
 // (`kernel_in_a_function_body` below).

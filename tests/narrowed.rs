@@ -11,6 +11,10 @@ use gpujit::{to_device, zeros};
 
 #[macro_use]
 mod common;
+#[path = "common/reduction.rs"]
+mod reduction;
+
+use reduction::{block_sum_f32, tree_sums, RED_THREADS};
 
 fn main() -> std::process::ExitCode {
     let cpu = Some(common::Tool::CpuBackend);
@@ -46,60 +50,16 @@ fn on_both_paths<T>(blocks: usize, f: impl Fn() -> T) -> (T, T) {
     (split, coro)
 }
 
-const BLOCK: usize = 256;
-
-/// benches/workloads' `block_sum`: the stride is a `let` of the split loop's
-/// variable at the start of the part.
-#[gpu_kernel]
-fn sum_let_stride(x: &[f32], partial: &mut [f32]) {
-    let cache = shared_array::<[f32; BLOCK]>();
-    let tid = thread_idx().x;
-    let i = grid(1);
-    cache[tid] = if i < x.len() { x[i] } else { 0.0 };
-    syncthreads();
-    for level in 1..9 {
-        let stride = BLOCK >> level;
-        if tid < stride {
-            cache[tid] += cache[tid + stride];
-        }
-        syncthreads();
-    }
-    if tid == 0 {
-        partial[block_idx().x] = cache[0];
-    }
-}
-
-/// The tree sum of each `block`-element chunk, in the kernels' order.
-fn tree_sums<T: Copy + Default + std::ops::AddAssign>(x: &[T], block: usize, first_stride: usize) -> Vec<T> {
-    x.chunks(block)
-        .map(|c| {
-            let mut v = c.to_vec();
-            v.resize(block, T::default());
-            let mut s = first_stride;
-            while s > 0 {
-                for t in 0..s.min(block) {
-                    if t + s < block {
-                        let w = v[t + s];
-                        v[t] += w;
-                    }
-                }
-                s /= 2;
-            }
-            v[0]
-        })
-        .collect()
-}
-
 fn reduction_with_a_uniform_let_stride() -> gpujit::Result<()> {
     // Not a multiple of the block: the last block sums zeros too.
     let n: usize = 256 * 37 + 101;
     let x: Vec<f32> = (0..n).map(|i| ((i * 29) % 101) as f32 * 0.25 - 12.0).collect();
-    let blocks = n.div_ceil(BLOCK);
-    let want = tree_sums(&x, BLOCK, BLOCK / 2);
+    let blocks = n.div_ceil(RED_THREADS);
+    let want = tree_sums(&x, RED_THREADS, RED_THREADS / 2);
     let (split, coro) = on_both_paths(blocks, || -> gpujit::Result<Vec<f32>> {
         let dx = to_device(&x)?;
         let mut dp = zeros::<f32>(blocks)?;
-        sum_let_stride![blocks, BLOCK](&dx, &mut dp)?;
+        block_sum_f32![blocks, RED_THREADS](&dx, &mut dp)?;
         dp.copy_to_host()
     });
     let bits = |v: Vec<f32>| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();

@@ -10,7 +10,7 @@
 mod common;
 
 use std::process::{Command, ExitCode};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use gpujit::BackendKind;
 
@@ -105,36 +105,22 @@ fn occupancy_on_the_cpu_is_an_error() {
     }
 }
 
-/// A logger that keeps the messages.
-struct Keep(Mutex<Vec<String>>);
-impl log::Log for Keep {
-    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
-        true
-    }
-    fn log(&self, r: &log::Record<'_>) {
-        self.0.lock().unwrap().push(r.args().to_string());
-    }
-    fn flush(&self) {}
-}
-
 /// The seed: 10000 threads at 64 per block (157 blocks) gives no warning, at
 /// 256 per block (40 blocks) one, however often it is launched.
 fn loop_test_warns_at_256_not_at_64() {
     on_the_double();
-    let keep: &'static Keep = Box::leak(Box::new(Keep(Mutex::new(Vec::new()))));
-    log::set_logger(keep).unwrap();
-    log::set_max_level(log::LevelFilter::Warn);
+    let keep = common::KeepLog::install();
     let want = 249_950_002_500_000.0;
     let mut d_out = gpujit::device_array::<f64>(10_000).unwrap();
     for _ in 0..2 {
         assert_eq!(loop_total(&mut d_out, 64).unwrap(), want);
     }
-    let after_64 = keep.0.lock().unwrap().clone();
+    let after_64 = keep.messages().clone();
     assert!(after_64.is_empty(), "157 blocks warned: {after_64:?}");
     for _ in 0..2 {
         assert_eq!(loop_total(&mut d_out, 256).unwrap(), want);
     }
-    let got = keep.0.lock().unwrap().clone();
+    let got = keep.messages().clone();
     assert_eq!(got.len(), 1, "{got:?}");
     assert!(got[0].contains(&format!("grid size 40 {WARNING}")), "{got:?}");
     assert!(

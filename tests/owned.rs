@@ -18,6 +18,7 @@ use gpujit::{to_device, zeros};
 
 #[macro_use]
 mod common;
+use common::expected;
 
 fn main() -> std::process::ExitCode {
     let cpu = Some(common::Tool::CpuBackend);
@@ -39,22 +40,12 @@ fn main() -> std::process::ExitCode {
     )
 }
 
-/// `n` blocks on a fast path, or 0 where `GPUJIT_CPU_EXEC=coroutines`
-/// forces every launch onto the reference path (CI runs this file so too).
-fn fast(n: usize) -> usize {
-    if std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines") {
-        0
-    } else {
-        n
-    }
-}
-
 /// Runs `f` (one launch) on the fast path, checking that `spans` of its
 /// blocks ran on spans (see `fast`), and on the reference path, which must
 /// run none.
 fn on_both_paths<T>(spans: usize, f: impl Fn() -> T) -> (T, T) {
     let fast = f();
-    assert_eq!(last_launch_span_blocks(), self::fast(spans), "blocks that ran on spans");
+    assert_eq!(last_launch_span_blocks(), expected(spans), "blocks that ran on spans");
     let reference = with_forced_coroutines(&f);
     assert_eq!(last_launch_span_blocks(), 0, "the reference path ran on spans");
     (fast, reference)
@@ -277,7 +268,7 @@ fn constant_third_index_like_grayscale() -> gpujit::Result<()> {
     weigh![(3, 3), (16, 16)](&to_device(&rgb)?, &mut zeros::<u8>((h, w))?)?;
     assert_eq!(
         last_launch_inner_blocks(),
-        fast(6),
+        expected(6),
         "span blocks in the constant-stride copy"
     );
     assert_eq!(a?, want);
@@ -437,7 +428,7 @@ fn pixels_and_points_take_the_constant_stride_copy() -> gpujit::Result<()> {
             weigh![(3, 2), (16, 16)](&d, &mut out)?;
             Ok((out.copy_to_ndarray()?, last_launch_inner_blocks()))
         });
-        let inner = if channels == 3 { fast(4) } else { 0 };
+        let inner = if channels == 3 { expected(4) } else { 0 };
         assert_eq!(a?, (want.clone(), inner), "{channels} channels");
         assert_eq!(b?, (want, 0), "{channels} channels");
     }
@@ -451,7 +442,7 @@ fn pixels_and_points_take_the_constant_stride_copy() -> gpujit::Result<()> {
         norm2![4, 256](&dp, &mut out)?;
         Ok((out.copy_to_host()?, last_launch_inner_blocks()))
     });
-    assert_eq!(a?, (want.clone(), fast(3)));
+    assert_eq!(a?, (want.clone(), expected(3)));
     assert_eq!(b?, (want, 0));
     Ok(())
 }

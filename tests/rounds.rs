@@ -16,6 +16,7 @@ use gpujit::{to_device, zeros};
 
 #[macro_use]
 mod common;
+use common::expected;
 
 fn main() -> std::process::ExitCode {
     let cpu = Some(common::Tool::CpuBackend);
@@ -37,21 +38,6 @@ fn main() -> std::process::ExitCode {
             cpu => a_round_at_the_top_of_usize_is_a_fault_not_a_wild_read,
         ],
     )
-}
-
-/// Whether this run forces the reference path (`GPUJIT_CPU_EXEC=coroutines`):
-/// no loop is interchanged and no span is taken.
-fn coroutines_forced() -> bool {
-    std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines")
-}
-
-/// How many blocks must take a path when `blocks` would by default.
-fn expected(blocks: usize) -> usize {
-    if coroutines_forced() {
-        0
-    } else {
-        blocks
-    }
 }
 
 /// Runs `f` (one launch) on the default path and on the plain thread loop

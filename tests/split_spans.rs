@@ -18,6 +18,11 @@ use gpujit::{to_device, zeros, Error};
 
 #[macro_use]
 mod common;
+use common::expected;
+#[path = "common/reduction.rs"]
+mod reduction;
+
+use reduction::{block_sum_f32, tree_sums, RED_THREADS};
 
 fn main() -> std::process::ExitCode {
     let cpu = Some(common::Tool::CpuBackend);
@@ -33,21 +38,6 @@ fn main() -> std::process::ExitCode {
             cpu => a_narrowed_part_from_thread_one_with_a_negative_offset,
         ],
     )
-}
-
-/// Whether this run forces the reference path (`GPUJIT_CPU_EXEC=coroutines`,
-/// `.ci/run`'s second pass): no kernel is split, so no span is taken.
-fn coroutines_forced() -> bool {
-    std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines")
-}
-
-/// How many thread loops must run on spans when `loops` would by default.
-fn expected(loops: usize) -> usize {
-    if coroutines_forced() {
-        0
-    } else {
-        loops
-    }
 }
 
 /// Runs `f` (one launch) on the default path, checking that `loops` thread
@@ -66,50 +56,6 @@ fn on_both_paths<T>(loops: usize, f: impl Fn() -> T) -> (T, T) {
     (fast, reference)
 }
 
-const BLOCK: usize = 256;
-
-/// benches/workloads' `block_sum`.
-#[gpu_kernel]
-fn block_sum(x: &[f32], partial: &mut [f32]) {
-    let cache = shared_array::<[f32; BLOCK]>();
-    let tid = thread_idx().x;
-    let i = grid(1);
-    cache[tid] = if i < x.len() { x[i] } else { 0.0 };
-    syncthreads();
-    for level in 1..9 {
-        let stride = BLOCK >> level;
-        if tid < stride {
-            cache[tid] += cache[tid + stride];
-        }
-        syncthreads();
-    }
-    if tid == 0 {
-        partial[block_idx().x] = cache[0];
-    }
-}
-
-/// The tree sum of each `block`-element chunk (zeros past the end), in the
-/// kernels' order: strides `first, first / 2, .., 1`, pairs inside the block.
-fn tree_sums<T: Copy + Default + std::ops::AddAssign>(x: &[T], block: usize, first: usize) -> Vec<T> {
-    x.chunks(block)
-        .map(|c| {
-            let mut v = c.to_vec();
-            v.resize(block, T::default());
-            let mut s = first;
-            while s > 0 {
-                for t in 0..s.min(block) {
-                    if t + s < block {
-                        let w = v[t + s];
-                        v[t] += w;
-                    }
-                }
-                s /= 2;
-            }
-            v[0]
-        })
-        .collect()
-}
-
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|f| f.to_bits()).collect()
 }
@@ -117,14 +63,14 @@ fn bits(v: &[f32]) -> Vec<u32> {
 fn reduction_with_a_partial_last_block() -> gpujit::Result<()> {
     // 37 full blocks and one of 101 elements: its first part (`x[i]` past
     // the end for most threads) runs checked, its other 9 parts on spans.
-    let n: usize = BLOCK * 37 + 101;
+    let n: usize = RED_THREADS * 37 + 101;
     let x: Vec<f32> = (0..n).map(|i| ((i * 29) % 101) as f32 * 0.37 - 12.5).collect();
-    let blocks = n.div_ceil(BLOCK);
-    let want = tree_sums(&x, BLOCK, BLOCK / 2);
+    let blocks = n.div_ceil(RED_THREADS);
+    let want = tree_sums(&x, RED_THREADS, RED_THREADS / 2);
     let (fast, reference) = on_both_paths(37 * 10 + 9, || -> gpujit::Result<Vec<f32>> {
         let dx = to_device(&x)?;
         let mut dp = zeros::<f32>(blocks)?;
-        block_sum![blocks, BLOCK](&dx, &mut dp)?;
+        block_sum_f32![blocks, RED_THREADS](&dx, &mut dp)?;
         dp.copy_to_host()
     });
     assert_eq!(bits(&fast?), bits(&want));

@@ -284,3 +284,68 @@ pub fn host_matmul(a: &Array2<f32>, b: &Array2<f32>, k_of: impl Fn(usize, usize)
         acc
     })
 }
+
+/// Whether this run forces the reference path (`GPUJIT_CPU_EXEC=coroutines`,
+/// as `.ci/run`'s second CPU pass does): no kernel is split, no loop runs in
+/// lockstep and no span is taken, so the path counters read 0 (the results
+/// are checked all the same).
+pub fn coroutines_forced() -> bool {
+    std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines")
+}
+
+/// How many blocks (or thread loops) a path counter must show when `n` would
+/// take the fast path by default: `n`, or 0 where [`coroutines_forced`].
+pub fn expected(n: usize) -> usize {
+    if coroutines_forced() {
+        0
+    } else {
+        n
+    }
+}
+
+/// `(block, thread, faults, message)` of a `KernelFault` from `kernel`, or a
+/// panic naming what came back.
+pub fn fault_of(r: gpujit::Result<()>, kernel: &str) -> ([u32; 3], [u32; 3], usize, String) {
+    match r {
+        Err(gpujit::Error::KernelFault {
+            kernel: k,
+            block,
+            thread,
+            message,
+            faults,
+        }) => {
+            assert_eq!(k, kernel);
+            (block, thread, faults, message)
+        }
+        other => panic!("expected Err(KernelFault) from `{kernel}`, got {other:?}"),
+    }
+}
+
+/// A logger that keeps every message (for the occupancy warning): install
+/// it with [`KeepLog::install`], once per process.
+pub struct KeepLog(std::sync::Mutex<Vec<String>>);
+
+impl KeepLog {
+    /// Installs a new `KeepLog` as the `log` crate's logger at level `Warn`.
+    pub fn install() -> &'static KeepLog {
+        let keep: &'static KeepLog = Box::leak(Box::new(KeepLog(std::sync::Mutex::new(Vec::new()))));
+        log::set_logger(keep).unwrap();
+        log::set_max_level(log::LevelFilter::Warn);
+        keep
+    }
+
+    /// The messages logged so far.
+    pub fn messages(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        self.0.lock().unwrap()
+    }
+}
+
+impl log::Log for KeepLog {
+    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
+        true
+    }
+    fn log(&self, r: &log::Record<'_>) {
+        self.0.lock().unwrap().push(r.args().to_string());
+    }
+    fn flush(&self) {}
+}

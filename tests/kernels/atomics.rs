@@ -1,5 +1,5 @@
 //! Kernels with atomics and fences (`tests/atomics.rs`, the NVRTC compile
-//! test and the host differential test `tests/cuda_on_host.rs`).
+//! test and the host differential test `tests/cuda_on_host/`).
 
 use gpujit::prelude::*;
 
@@ -9,6 +9,23 @@ pub const INT_SLOTS: usize = 9;
 pub const U32_SLOTS: usize = 11;
 /// Slots per thread of the `uncontended_*` kernels for floats.
 pub const FLOAT_SLOTS: usize = 5;
+
+/// Interesting integers of each width, the inputs of the `uncontended_*`
+/// kernels for integers (wrapped into the type with `as`).
+pub const EDGE_INTS: [i128; 12] = [
+    0,
+    1,
+    -1,
+    7,
+    -7,
+    255,
+    1 << 31,
+    (1 << 31) - 1,
+    -(1 << 31),
+    i64::MAX as i128,
+    i64::MIN as i128,
+    0x5a5a_5a5a,
+];
 
 /// Thread `i` applies every atomic to its own slots `a[i * INT_SLOTS..]` with
 /// operand `b[i]` (`atomic_cas` compares with `c[i]`) and keeps each old value.

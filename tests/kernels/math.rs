@@ -438,3 +438,77 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &const_exprs::KERNEL,
     ]
 }
+
+// ---------------------------------------------------------------- inputs
+
+/// Edge-case inputs of the integer method kernels (`bits_T`, `bin_T`, `un_T`,
+/// `ad_T`, `sh_T`): zero, small values of both signs, the type's extremes
+/// and bit patterns, shared by `tests/math.rs` and `tests/cuda_on_host/math.rs`.
+pub const EDGE_I32: [i32; 16] = [
+    0,
+    1,
+    -1,
+    2,
+    -2,
+    3,
+    -7,
+    7,
+    100,
+    -100,
+    0x1234_5678,
+    i32::MIN,
+    i32::MAX,
+    i32::MIN + 1,
+    1 << 30,
+    -(1 << 16),
+];
+pub const EDGE_I64: [i64; 16] = [
+    0,
+    1,
+    -1,
+    2,
+    -2,
+    3,
+    -7,
+    7,
+    100,
+    -100,
+    0x1234_5678_9abc_def0,
+    i64::MIN,
+    i64::MAX,
+    i64::MIN + 1,
+    1 << 40,
+    -(1 << 33),
+];
+pub const EDGE_U32: [u32; 12] = [
+    0,
+    1,
+    2,
+    3,
+    7,
+    100,
+    0x1234_5678,
+    u32::MAX,
+    u32::MAX - 1,
+    1 << 31,
+    1 << 16,
+    0xff00_00ff,
+];
+pub const EDGE_U64: [u64; 12] = [
+    0,
+    1,
+    2,
+    3,
+    7,
+    100,
+    0x1234_5678_9abc_def0,
+    u64::MAX,
+    u64::MAX - 1,
+    1 << 63,
+    1 << 32,
+    0xff00_00ff,
+];
+pub const EDGE_USIZE: [usize; 10] = [0, 1, 2, 3, 7, 100, 0x1234_5678_9abc_def0, usize::MAX, 1 << 63, 1 << 32];
+pub const EDGE_U8: [u8; 12] = [0, 1, 2, 3, 7, 100, 0x81, 0xf0, 255, 254, 128, 64];
+/// Shift amounts of the `sh_T` kernels: in range, at and past each width.
+pub const SHIFTS: [u32; 14] = [0, 1, 3, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, u32::MAX];

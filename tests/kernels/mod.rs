@@ -1,4 +1,4 @@
-//! Kernels exercised by `tests/semantics.rs`. They live in one module so that
+//! Kernels exercised by `tests/semantics/`. They live in one module so that
 //! another test can compile every one of them with NVRTC: [`all`] lists the
 //! `KERNEL` static of each.
 
@@ -13,12 +13,14 @@ pub mod fixed_arrays;
 pub mod math;
 pub mod naming;
 pub mod order;
+#[path = "../common/reduction.rs"]
+mod reduction;
 pub mod types;
 
 /// A module-level constant used inside kernels.
 pub const SCALE: f64 = 2.5;
 /// Block size of the shared-memory reduction kernels.
-pub const RED_THREADS: usize = 256;
+pub use reduction::RED_THREADS;
 /// Tile edge of the shared-memory transpose.
 pub const TR_TILE: usize = 16;
 
@@ -778,25 +780,9 @@ pub fn votes_nested(x: &[i32], out: &mut [u32]) {
     out[i] = syncthreads_count(k > 1) * 100 + rounds;
 }
 
-/// The same reduction in `f32` with a `for` loop over the halving steps.
-#[gpu_kernel]
-pub fn block_sum_f32(x: &[f32], partial: &mut [f32]) {
-    let cache = shared_array::<[f32; RED_THREADS]>();
-    let tid = thread_idx().x;
-    let i = grid(1);
-    cache[tid] = if i < x.len() { x[i] } else { 0.0 };
-    syncthreads();
-    for level in 1..9 {
-        let stride = RED_THREADS >> level;
-        if tid < stride {
-            cache[tid] += cache[tid + stride];
-        }
-        syncthreads();
-    }
-    if tid == 0 {
-        partial[block_idx().x] = cache[0];
-    }
-}
+/// The same reduction in `f32` with a `for` loop over the halving steps
+/// (shared with the path tests `narrowed` and `split_spans`).
+pub use reduction::block_sum_f32;
 
 /// `out = inp^T` through a TR_TILE × (TR_TILE + 1) shared tile.
 #[gpu_kernel]
