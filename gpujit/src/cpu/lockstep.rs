@@ -1,5 +1,5 @@
 //! Run-time support for loops that the generated code runs in lockstep
-//! across a block's threads (see `gpujit-macros/src/cpu_lockstep.rs`).
+//! across a block's threads (see `gpujit-macros/src/cpu_lockstep/`).
 //!
 //! Each thread records its loop's bounds and step in per-thread arrays;
 //! after that the block checks, once, whether the loop is block-uniform
@@ -78,7 +78,7 @@ impl crate::cpu::block::Block<'_> {
     /// once: its first element, the thread's own index, is at least the
     /// block's first thread's, so one step from there reaches `end`. Then the
     /// block runs its threads one after another, without lockstep rounds
-    /// (see `gpujit-macros/src/cpu_lockstep.rs`). False for step 0 (the
+    /// (see `gpujit-macros/src/cpu_lockstep/`). False for step 0 (the
     /// fault is the other path's to report, as it is either way).
     #[inline(always)]
     pub fn one_trip_each(&self, end: usize, step: usize, inclusive: bool) -> bool {
