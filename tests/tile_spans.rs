@@ -36,19 +36,16 @@ fn main() -> std::process::ExitCode {
 
 const TILE: usize = 16;
 
-/// Whether this run forces the reference path (`GPUJIT_CPU_EXEC=coroutines`,
-/// `.ci/run`'s second pass): no kernel is split, so no span is taken.
-fn forced() -> bool {
-    std::env::var("GPUJIT_CPU_EXEC").is_ok_and(|v| v == "coroutines")
-}
-
 /// Runs `f` (one launch) on the default path, checking that `loops` thread
 /// loops ran on spans (none when the reference path is forced), and on the
 /// reference path, which runs none.
 fn on_both_paths<T>(loops: usize, what: &str, f: impl Fn() -> T) -> (T, T) {
     let fast = f();
-    let want = if forced() { 0 } else { loops };
-    assert_eq!(last_launch_span_loops(), want, "{what}: thread loops on spans");
+    assert_eq!(
+        last_launch_span_loops(),
+        common::expected(loops),
+        "{what}: thread loops on spans"
+    );
     let reference = with_forced_coroutines(&f);
     assert_eq!(last_launch_span_loops(), 0, "{what}: the reference path ran on spans");
     (fast, reference)
@@ -95,19 +92,6 @@ fn bits(a: &Array2<f32>) -> Vec<u32> {
     a.iter().map(|v| v.to_bits()).collect()
 }
 
-/// `c = a · b` with each element's products added in order (the tiled
-/// kernel's order: the zeros past `k` change no bit).
-fn matmul_reference(a: &Array2<f32>, b: &Array2<f32>) -> Array2<f32> {
-    let ((n, k), m) = (a.dim(), b.dim().1);
-    Array2::from_shape_fn((n, m), |(r, c)| {
-        let mut acc = 0.0f32;
-        for i in 0..k {
-            acc += a[[r, i]] * b[[i, c]];
-        }
-        acc
-    })
-}
-
 /// Thread loops on spans for a launch of `grid` blocks of `block` threads
 /// over an `n × m` result: in each block that lies inside it, `steps` tile
 /// loads plus the store of the result.
@@ -131,7 +115,7 @@ fn tiled_matmul_tile_loads_run_on_spans_for_any_shape() -> gpujit::Result<()> {
     for (n, k, m) in [(64, 48, 32), (37, 50, 23), (20, 37, 5), (48, 16, 40), (33, 9, 17)] {
         let what = format!("{n}x{k}x{m}");
         let (a, b) = (matrix(n, k, 1), matrix(k, m, 2));
-        let want = bits(&matmul_reference(&a, &b));
+        let want = bits(&common::host_matmul(&a, &b, |_, _| a.dim().1));
         let grid = (m.div_ceil(TILE), n.div_ceil(TILE));
         // A tile step runs on spans when its `TILE` columns of `a` (rows of
         // `b`) are inside: the first `k / TILE` ones.
