@@ -22,10 +22,12 @@
 //! the checked one.
 
 mod emit;
+mod merge;
 mod plan;
 
 pub use emit::{
     extent_ident, index_tokens, round_versioned, shared_span_ident, span_ident, versioned, versioned_narrowed,
     versioned_part,
 };
+pub use merge::mergeable;
 pub use plan::{loop_plan, round_plan, uni_ident, SpanPlan};
