@@ -122,10 +122,11 @@ fn saxpy_one(a: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
-/// A 1-D grid of many blocks (one grid row) is cut into merged runs; the
-/// last block is the partial one, and only it runs checked.
+/// A 1-D grid of many blocks (one grid row) is cut into merged runs (16 of
+/// 244 blocks for a million elements); the last block is the partial one,
+/// and only it runs checked.
 fn saxpy_merges_a_1d_grid() -> gpujit::Result<()> {
-    for n in [100_003, 256 * 7, 256 * 6 - 1] {
+    for n in [1_000_003usize, 100_003, 256 * 7, 256 * 6 - 1] {
         let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.5).collect();
         let y0: Vec<f32> = (0..n).map(|i| (i % 77) as f32).collect();
         let want: Vec<f32> = x.iter().zip(&y0).map(|(x, y)| 3.0f32 * x + y).collect();
@@ -275,7 +276,7 @@ fn count(x: &[f32], total: &mut [u32]) {
 /// A kernel that reads `blockIdx`/`threadIdx`, or uses an atomic, runs one
 /// block at a time: merged, its threads would see the run's coordinates.
 fn kernels_that_can_tell_their_block_do_not_merge() -> gpujit::Result<()> {
-    let n = 64 * 20 + 5;
+    let n: usize = 64 * 20 + 5;
     let blocks = n.div_ceil(64);
     let mut out = zeros::<u32>(n)?;
     coords![blocks, 64](&mut out)?;

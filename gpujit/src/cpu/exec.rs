@@ -139,8 +139,9 @@ impl<'a> CpuLaunch<'a> {
     /// [`CpuLaunch::run_blocks`] for a kernel whose threads cannot tell
     /// which block they belong to or in which order blocks run: the blocks
     /// of one grid row but its first and last (`blockIdx.x` in
-    /// `1..gridDim.x - 1`, in runs of at least `MERGE_MIN` when the row is cut to
-    /// keep every core busy) may run as one `Block` that is `k` blocks wide,
+    /// `1..gridDim.x - 1`, at least 4 of them, cut into runs of at most
+    /// 65,536 threads where that leaves runs of 4 blocks or more) run as one
+    /// `Block` that is `k` blocks wide,
     /// so that a thread loop runs over whole image rows. The macro uses it
     /// for kernels without barriers, shared memory, atomics, device calls or
     /// reads of `threadIdx`/`blockIdx`/`blockDim`/`gridDim`, whose written
@@ -222,10 +223,9 @@ impl<'a> CpuLaunch<'a> {
         //
         // Small blocks run in batches (see `batch_len`): each rayon job takes
         // the shared buffer once and walks its run of consecutive blocks.
-        let workers = rayon::current_num_threads();
-        let min_len = batch_len(blocks, ctx.threads_per_block, workers);
+        let min_len = batch_len(blocks, ctx.threads_per_block, rayon::current_num_threads());
         let runs = (merge && !force_coroutines)
-            .then(|| Runs::new(grid, workers))
+            .then(|| Runs::new(grid, ctx.threads_per_block))
             .flatten();
         let run_all = || match runs {
             None => {
@@ -379,6 +379,14 @@ pub(super) fn batch_len(blocks: usize, threads_per_block: usize, workers: usize)
 /// fewer gain little over running them one by one.
 const MERGE_MIN: usize = 4;
 
+/// The most threads a merged run has, unless that leaves runs below
+/// `MERGE_MIN` blocks: a row of a 4K image in 16×16 blocks is one run
+/// (60,928 threads; cut into 4 runs of 960 pixels it was 13% slower), and a
+/// 1-D grid (one grid row) is cut into many runs for rayon to balance. A
+/// constant, not a share of the cores, so that which blocks merge does not
+/// depend on the machine.
+const MERGE_MAX_THREADS: usize = 1 << 16;
+
 /// How a launch of merged runs cuts its grid: each grid row (one `(y, z)`)
 /// is its first block, `pieces` runs of consecutive blocks (of at least
 /// `MERGE_MIN`) in between, and its last block. The first and last blocks
@@ -396,14 +404,13 @@ struct Runs {
 }
 
 impl Runs {
-    /// The cut for `grid` on `workers` threads, `None` when a grid row has too
-    /// few blocks to merge. Rows are cut into more runs only while fewer
-    /// than `16 * workers` items would be left for rayon to balance.
-    fn new(grid: [usize; 3], workers: usize) -> Option<Runs> {
+    /// The cut for `grid` with blocks of `threads` threads, `None` when a
+    /// grid row has too few blocks to merge.
+    fn new(grid: [usize; 3], threads: usize) -> Option<Runs> {
         let [gx, gy, gz] = grid;
         let inner = gx.checked_sub(2).filter(|&n| n >= MERGE_MIN)?;
         let rows = gy.checked_mul(gz)?;
-        let want = (16 * workers.max(1)).div_ceil(rows.max(1));
+        let want = inner.checked_mul(threads)?.div_ceil(MERGE_MAX_THREADS);
         let pieces = want.clamp(1, (inner / MERGE_MIN).max(1));
         Some(Runs { gx, rows, pieces })
     }
