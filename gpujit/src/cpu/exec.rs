@@ -507,10 +507,42 @@ impl LaunchCtx {
     fn run_block(&self, batch: &mut Batch<'_>, linear: usize, body: &(dyn Fn(&Block<'_>) + Sync)) {
         let idx = self.block_idx(linear, batch.last);
         batch.last = Some((linear, idx));
-        self.run_blocks_at(batch, linear, idx, 1, body);
+        let (shared_ptr, shared_len) = batch.shared.zeroed_region(self.shared);
+        let b = Block {
+            launch: self,
+            linear,
+            idx,
+            base: [idx[0] * self.block[0], idx[1] * self.block[1], idx[2] * self.block[2]],
+            dims: self.block,
+            shared_ptr,
+            shared_len,
+            fault_count: Cell::new(0),
+            first: RefCell::new(None),
+            narrowed: Cell::new(false),
+            lockstep: Cell::new(false),
+            span: Cell::new(0),
+            rows: Cell::new(false),
+            inner: Cell::new(false),
+        };
+        // The thread loops and coroutines catch their threads' panics; this
+        // catches one of the block function itself (a gpujit bug).
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&b))) {
+            b.record_panic([0; 3], &*payload);
+        }
+        b.publish();
+        batch.lockstep += usize::from(b.lockstep.get());
+        batch.narrowed += usize::from(b.narrowed.get());
+        batch.span += usize::from(b.span.get() > 0);
+        batch.span_loops += b.span.get();
+        batch.rows += usize::from(b.rows.get());
+        batch.inner += usize::from(b.inner.get());
     }
 
-    /// Runs item `item` of a launch of merged runs (see [`Runs`]).
+    /// Runs item `item` of a launch of merged runs (see [`Runs`]): a merged
+    /// run, or a row's first or last block alone. (Apart from `run_block`,
+    /// whose code the empty launch's cost per block is sensitive to: with
+    /// one function for both, that launch got a third slower.)
+    #[inline(never)]
     fn run_item(&self, batch: &mut Batch<'_>, runs: Runs, item: usize, body: &(dyn Fn(&Block<'_>) + Sync)) {
         let per_row = runs.pieces + 2;
         let (row, j) = (item / per_row, item % per_row);
@@ -525,23 +557,12 @@ impl LaunchCtx {
         } else {
             (runs.gx - 1, 1)
         };
-        self.run_blocks_at(batch, row * runs.gx + x, [x, y, z], width, body);
-    }
-
-    /// Runs the `width` consecutive blocks of one grid row from block
-    /// `linear` (at `idx`) as one `Block` (see `Block::dims`).
-    fn run_blocks_at(
-        &self,
-        batch: &mut Batch<'_>,
-        linear: usize,
-        idx: [usize; 3],
-        width: usize,
-        body: &(dyn Fn(&Block<'_>) + Sync),
-    ) {
+        let idx = [x, y, z];
         let (shared_ptr, shared_len) = batch.shared.zeroed_region(self.shared);
+        // `width` blocks from `idx` as one `Block` (see `Block::dims`).
         let b = Block {
             launch: self,
-            linear,
+            linear: row * runs.gx + x,
             idx,
             base: [idx[0] * self.block[0], idx[1] * self.block[1], idx[2] * self.block[2]],
             dims: [self.block[0] * width, self.block[1], self.block[2]],
@@ -555,8 +576,6 @@ impl LaunchCtx {
             rows: Cell::new(false),
             inner: Cell::new(false),
         };
-        // The thread loops and coroutines catch their threads' panics; this
-        // catches one of the block function itself (a gpujit bug).
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&b))) {
             b.record_panic([0; 3], &*payload);
         }

@@ -77,8 +77,10 @@ impl ArgClaim {
     /// Every block of a launch asks, so the common answer (claimed by this
     /// launch already) comes from a plain load: a compare-exchange per block
     /// takes the claim's cache line exclusive and bounced it between the
-    /// cores running blocks (11% of grayscale's kernel time).
-    #[inline]
+    /// cores running blocks (11% of grayscale's kernel time). Out of line,
+    /// as before: inlined, it moved the tiled matmul's code (see
+    /// BENCHMARKS.md on code layout).
+    #[inline(never)]
     fn bind(&self, launch: usize) -> Bind {
         match self.0.load(Ordering::Acquire) {
             // Only this launch's own compare-exchange below stores `launch`
