@@ -93,7 +93,16 @@ fn fitting(extent: usize, n: usize) -> usize {
 /// run of rows that end below the image's last row runs checked, as each of
 /// its blocks would).
 fn grayscale_merges_the_inner_blocks_of_each_row() -> gpujit::Result<()> {
-    for (h, w) in [(33, 200), (1, 200), (16, 256), (37, 1), (1, 1), (0, 0), (48, 97), (20, 95)] {
+    for (h, w) in [
+        (33, 200),
+        (1, 200),
+        (16, 256),
+        (37, 1),
+        (1, 1),
+        (0, 0),
+        (48, 97),
+        (20, 95),
+    ] {
         let rgb = Array3::from_shape_fn((h, w, 3), |(r, c, k)| ((r * 13 + c * 5 + k * 97 + r * c) % 256) as u8);
         let want = Array2::from_shape_fn((h, w), |(r, c)| {
             let [a, b, d] = [0, 1, 2].map(|k| rgb[[r, c, k]] as f32);

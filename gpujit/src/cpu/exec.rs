@@ -381,8 +381,9 @@ const MERGE_MIN: usize = 4;
 
 /// The most threads a merged run has, unless that leaves runs below
 /// `MERGE_MIN` blocks: a row of a 4K image in 16×16 blocks is one run
-/// (60,928 threads; cut into 4 runs of 960 pixels it was 13% slower), and a
-/// 1-D grid (one grid row) is cut into many runs for rayon to balance. A
+/// (60,928 threads; blocks 960 pixels wide ran 13% slower than whole rows,
+/// one core), and a 1-D grid (one grid row) is cut into many runs for
+/// rayon to balance. A
 /// constant, not a share of the cores, so that which blocks merge does not
 /// depend on the machine.
 const MERGE_MAX_THREADS: usize = 1 << 16;
