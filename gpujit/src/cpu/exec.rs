@@ -149,7 +149,8 @@ impl<'a> CpuLaunch<'a> {
     /// operations are those of the reference path, in the same order. Faults
     /// name the block and thread they happened in, and the first fault is
     /// the reference path's (lowest block, then lowest thread). Under
-    /// `GPUJIT_CPU_EXEC=coroutines` nothing is merged.
+    /// `GPUJIT_CPU_EXEC=coroutines`, or with shared memory (`shared.bytes >
+    /// 0`), nothing is merged.
     ///
     /// # Errors
     /// As [`CpuLaunch::run_blocks`].
@@ -224,7 +225,9 @@ impl<'a> CpuLaunch<'a> {
         // Small blocks run in batches (see `batch_len`): each rayon job takes
         // the shared buffer once and walks its run of consecutive blocks.
         let min_len = batch_len(blocks, ctx.threads_per_block, rayon::current_num_threads());
-        let runs = (merge && !force_coroutines)
+        // Never with shared memory: shared spans are checked for
+        // `blockDim` threads (`span.rs`), not a merged run's.
+        let runs = (merge && !force_coroutines && shared.bytes == 0)
             .then(|| Runs::new(grid, ctx.threads_per_block))
             .flatten();
         let run_all = || match runs {

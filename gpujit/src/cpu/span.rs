@@ -155,10 +155,10 @@ fn covers<const N: usize, const SHARED: bool>(
                 let a = usize::from(axis - TID_X);
                 let (first, n) = match scope.x {
                     Some((x0, x1)) if a == 0 => (x0, x1.saturating_sub(x0)),
-                    // The threads the block runs (`Block::dims`, as
-                    // `threads_within` does; wider than `blockDim` only in
-                    // a merged run, whose spans then fail).
-                    _ => (0, blk.dims[a]),
+                    // `blockDim`: a merged run (wider, `Block::dims`) has
+                    // no shared memory (`CpuLaunch::run_blocks_merged`),
+                    // so it makes no shared span.
+                    _ => (0, blk.launch.block[a]),
                 };
                 if !axis_within(first, n, lo, hi, d) {
                     return None;
