@@ -513,7 +513,7 @@ impl<'a> Block<'a> {
         // 16-byte aligned (or more) and `byte_offset` is a multiple of
         // `align_of::<T>()` (at most 8). The buffer (the rayon job's, see
         // `exec::Batch`) stays allocated, and is neither zeroed again nor
-        // resized for the job's next block, until `run_block` returns, after
+        // resized for the job's next block, until `run_block` (or `run_item`) returns, after
         // every borrow of this `Block` ended, and
         // the block (all of its threads, coroutines included) runs on one OS
         // thread; the view is `!Send + !Sync`, so it cannot be used from another.
