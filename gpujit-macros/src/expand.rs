@@ -187,6 +187,13 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let shared_bytes = &cpu.shared_bytes;
     let shared_align = &cpu.shared_align;
     let body = &cpu.body;
+    // Kernels whose threads cannot tell their block may run a grid row's
+    // blocks as one (`cpu_span::mergeable`).
+    let run = if crate::cpu_span::mergeable(k) {
+        format_ident!("run_blocks_merged")
+    } else {
+        format_ident!("run_blocks")
+    };
     // A device function may reach a barrier (known at run time only): the
     // launch then sizes coroutine stacks (see `device`).
     let uses_barrier = k.uses_barrier || !k.callees.is_empty();
@@ -466,7 +473,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 #(#unpack)*
                 #prelude
                 let gj_shared = ::gpujit::__private::SharedLayout { bytes: #shared_bytes, align: #shared_align };
-                gj_launch.run_blocks(gj_shared, &|#blk: &::gpujit::__private::Block<'_>| {
+                gj_launch.#run(gj_shared, &|#blk: &::gpujit::__private::Block<'_>| {
                     #body
                 })
             }

@@ -27,6 +27,7 @@
 //! the checked one.
 
 mod emit;
+mod merge;
 mod plan;
 mod tid;
 
@@ -34,4 +35,5 @@ pub use emit::{
     extent_ident, index_tokens, round_versioned, shared_span_ident, span_ident, versioned, versioned_narrowed,
     versioned_part,
 };
+pub use merge::mergeable;
 pub use plan::{loop_plan, round_plan, uni_ident, SpanPlan};

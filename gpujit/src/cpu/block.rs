@@ -30,6 +30,12 @@ pub struct Block<'a> {
     pub(super) idx: [usize; 3],
     /// `blockIdx * blockDim` per axis.
     pub(super) base: [usize; 3],
+    /// The threads this `Block` runs per axis: `blockDim`, or for a run of
+    /// `k` consecutive blocks of one grid row merged into one
+    /// (`CpuLaunch::run_blocks_merged`), `k * blockDim.x` along x. Thread
+    /// `tid` of a merged run is thread `tid.x % blockDim.x` of block
+    /// `idx.x + tid.x / blockDim.x` (see `record`).
+    pub(super) dims: [usize; 3],
     pub(super) shared_ptr: *mut u8,
     pub(super) shared_len: usize,
     pub(super) fault_count: Cell<usize>,
@@ -141,7 +147,7 @@ impl<'a> Block<'a> {
     /// which records it as a fault of the block and skips the block's rest.
     #[inline(always)]
     pub fn threads(&'a self, mut f: impl FnMut(&Thread<'a>)) {
-        let [bx, by, bz] = self.launch.block;
+        let [bx, by, bz] = self.dims;
         let base = self.base;
         let cancel = &self.launch.cancel;
         let mut lin = 0;
@@ -507,7 +513,7 @@ impl<'a> Block<'a> {
         // 16-byte aligned (or more) and `byte_offset` is a multiple of
         // `align_of::<T>()` (at most 8). The buffer (the rayon job's, see
         // `exec::Batch`) stays allocated, and is neither zeroed again nor
-        // resized for the job's next block, until `run_block` returns, after
+        // resized for the job's next block, until `run_block` (or `run_item`) returns, after
         // every borrow of this `Block` ended, and
         // the block (all of its threads, coroutines included) runs on one OS
         // thread; the view is `!Send + !Sync`, so it cannot be used from another.
@@ -520,19 +526,24 @@ impl<'a> Block<'a> {
     pub(super) fn record(&self, tid: [usize; 3], message: impl fmt::Display) {
         self.fault_count.set(self.fault_count.get() + 1);
         let [bx, by, _] = self.launch.block;
+        // The block of a merged run the thread belongs to (0 unless merged),
+        // and its index in that block: faults name real blocks and threads.
+        let (run, x) = (tid[0] / bx.max(1), tid[0] % bx.max(1));
+        let tid = [x, tid[1], tid[2]];
+        let block_key = self.linear + run;
         let key = (tid[2] * by + tid[1]) * bx + tid[0];
-        let keep = self
-            .first
-            .try_borrow()
-            .is_ok_and(|f| f.as_ref().is_none_or(|f| key < f.thread_key));
+        let keep = self.first.try_borrow().is_ok_and(|f| {
+            f.as_ref()
+                .is_none_or(|f| (block_key, key) < (f.block_key, f.thread_key))
+        });
         if keep {
             // Formatted outside any borrow: the message's `Display` may fault again.
             let message = message.to_string();
             if let Ok(mut first) = self.first.try_borrow_mut() {
                 *first = Some(Fault {
-                    block_key: self.linear,
+                    block_key,
                     thread_key: key,
-                    block: to_u32x3(self.idx),
+                    block: to_u32x3([self.idx[0] + run, self.idx[1], self.idx[2]]),
                     thread: to_u32x3(tid),
                     message,
                 });

@@ -2,7 +2,9 @@
 //!
 //! Blocks run in parallel on all cores (rayon, `blockIdx.x` fastest; a rayon
 //! job runs a batch of consecutive blocks when they are small, see
-//! `batch_len`, sharing one shared-memory buffer). Each block calls the kernel's generated block function once
+//! `batch_len`, sharing one shared-memory buffer; for kernels whose threads
+//! cannot tell their block, the inner blocks of a grid row run as one wide
+//! block, see `CpuLaunch::run_blocks_merged`). Each block calls the kernel's generated block function once
 //! (through `dyn`, so the executor is compiled once, not per kernel), which
 //! runs the block's threads as loops (see `block.rs`) or, for kernels the
 //! macro cannot split at their barriers, as coroutines (`coro.rs`).
@@ -81,7 +83,7 @@ impl<'a> CpuLaunch<'a> {
     /// # Errors
     /// As [`CpuLaunch::run_blocks`].
     pub fn run<F: Fn(&Thread<'_>) + Sync>(&self, shared: SharedLayout, uses_barrier: bool, body: &F) -> Result<()> {
-        self.launch_blocks(shared, uses_barrier, &|b: &Block<'_>| {
+        self.launch_blocks(shared, uses_barrier, false, &|b: &Block<'_>| {
             if uses_barrier {
                 b.coroutines(body)
             } else {
@@ -131,10 +133,38 @@ impl<'a> CpuLaunch<'a> {
     ///   `GPUJIT_CPU_TIME_LIMIT_MS` is not valid, or the watchdog thread
     ///   cannot be started.
     pub fn run_blocks(&self, shared: SharedLayout, block_fn: &(dyn Fn(&Block<'_>) + Sync)) -> Result<()> {
-        self.launch_blocks(shared, false, block_fn)
+        self.launch_blocks(shared, false, false, block_fn)
     }
 
-    fn launch_blocks(&self, shared: SharedLayout, coroutines: bool, body: &(dyn Fn(&Block<'_>) + Sync)) -> Result<()> {
+    /// [`CpuLaunch::run_blocks`] for a kernel whose threads cannot tell
+    /// which block they belong to or in which order blocks run: the blocks
+    /// of one grid row but its first and last (`blockIdx.x` in
+    /// `1..gridDim.x - 1`, at least 4 of them, cut into runs of at most
+    /// 65,536 threads where that leaves runs of 4 blocks or more) run as one
+    /// `Block` that is `k` blocks wide,
+    /// so that a thread loop runs over whole image rows. The macro uses it
+    /// for kernels without barriers, shared memory, atomics, device calls or
+    /// reads of `threadIdx`/`blockIdx`/`blockDim`/`gridDim`, whose written
+    /// arrays are all own-index ones: each thread's accesses and its own
+    /// operations are those of the reference path, in the same order. Faults
+    /// name the block and thread they happened in, and the first fault is
+    /// the reference path's (lowest block, then lowest thread). Under
+    /// `GPUJIT_CPU_EXEC=coroutines`, or with shared memory (`shared.bytes >
+    /// 0`), nothing is merged.
+    ///
+    /// # Errors
+    /// As [`CpuLaunch::run_blocks`].
+    pub fn run_blocks_merged(&self, shared: SharedLayout, block_fn: &(dyn Fn(&Block<'_>) + Sync)) -> Result<()> {
+        self.launch_blocks(shared, false, true, block_fn)
+    }
+
+    fn launch_blocks(
+        &self,
+        shared: SharedLayout,
+        coroutines: bool,
+        merge: bool,
+        body: &(dyn Fn(&Block<'_>) + Sync),
+    ) -> Result<()> {
         self.cfg.validate()?;
         if shared.bytes > MAX_SHARED_BYTES {
             return Err(Error::InvalidLaunchConfig(format!(
@@ -186,6 +216,7 @@ impl<'a> CpuLaunch<'a> {
             span_loops: AtomicUsize::new(0),
             row_blocks: AtomicUsize::new(0),
             inner_blocks: AtomicUsize::new(0),
+            merged_blocks: AtomicUsize::new(0),
         };
         // `try_for_each` stops handing out blocks once one returns `Err`, so a
         // cancelled launch of 2^31 blocks ends at once instead of visiting
@@ -194,17 +225,36 @@ impl<'a> CpuLaunch<'a> {
         // Small blocks run in batches (see `batch_len`): each rayon job takes
         // the shared buffer once and walks its run of consecutive blocks.
         let min_len = batch_len(blocks, ctx.threads_per_block, rayon::current_num_threads());
-        let run_all = || {
-            let _ = (0..blocks).into_par_iter().with_min_len(min_len).try_for_each_init(
-                || Batch::new(&ctx),
-                |batch, b| {
-                    if ctx.cancel.load(Ordering::Relaxed) {
-                        return Err(());
-                    }
-                    ctx.run_block(batch, b, body);
-                    Ok(())
-                },
-            );
+        // Never with shared memory: shared spans are checked for
+        // `blockDim` threads (`span.rs`), not a merged run's.
+        let runs = (merge && !force_coroutines && shared.bytes == 0)
+            .then(|| Runs::new(grid, ctx.threads_per_block))
+            .flatten();
+        let run_all = || match runs {
+            None => {
+                let _ = (0..blocks).into_par_iter().with_min_len(min_len).try_for_each_init(
+                    || Batch::new(&ctx),
+                    |batch, b| {
+                        if ctx.cancel.load(Ordering::Relaxed) {
+                            return Err(());
+                        }
+                        ctx.run_block(batch, b, body);
+                        Ok(())
+                    },
+                );
+            }
+            Some(runs) => {
+                let _ = (0..runs.items()).into_par_iter().try_for_each_init(
+                    || Batch::new(&ctx),
+                    |batch, item| {
+                        if ctx.cancel.load(Ordering::Relaxed) {
+                            return Err(());
+                        }
+                        ctx.run_item(batch, runs, item, body);
+                        Ok(())
+                    },
+                );
+            }
         };
         match limit {
             None => run_all(),
@@ -238,6 +288,7 @@ impl<'a> CpuLaunch<'a> {
             span_loops: ctx.span_loops.load(Ordering::Relaxed),
             row_blocks: ctx.row_blocks.load(Ordering::Relaxed),
             inner_blocks: ctx.inner_blocks.load(Ordering::Relaxed),
+            merged_blocks: ctx.merged_blocks.load(Ordering::Relaxed),
         });
         if ctx.cancel.load(Ordering::Relaxed) {
             let limit_ms = limit.map_or(0, |l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX));
@@ -312,6 +363,8 @@ pub(super) struct LaunchCtx {
     /// Of the span blocks, those that ran the copy for constant last-axis
     /// lengths.
     pub(super) inner_blocks: AtomicUsize,
+    /// Blocks that ran in a merged run (`CpuLaunch::run_blocks_merged`).
+    pub(super) merged_blocks: AtomicUsize,
 }
 
 /// The fewest consecutive blocks a rayon job runs: enough for about
@@ -323,6 +376,54 @@ pub(super) fn batch_len(blocks: usize, threads_per_block: usize, workers: usize)
     let fill = BATCH_THREADS / threads_per_block.max(1);
     let spread = blocks / (4 * workers.max(1));
     fill.min(spread).max(1)
+}
+
+/// The fewest blocks a merged run has (`CpuLaunch::run_blocks_merged`):
+/// fewer gain little over running them one by one.
+const MERGE_MIN: usize = 4;
+
+/// The most threads a merged run has, unless that leaves runs below
+/// `MERGE_MIN` blocks: a row of a 4K image in 16×16 blocks is one run
+/// (60,928 threads; blocks 960 pixels wide ran 13% slower than whole rows,
+/// one core), and a 1-D grid (one grid row) is cut into many runs for
+/// rayon to balance. A
+/// constant, not a share of the cores, so that which blocks merge does not
+/// depend on the machine.
+const MERGE_MAX_THREADS: usize = 1 << 16;
+
+/// How a launch of merged runs cuts its grid: each grid row (one `(y, z)`)
+/// is its first block, `pieces` runs of consecutive blocks (of at least
+/// `MERGE_MIN`) in between, and its last block. The first and last blocks
+/// run alone: they are where a kernel's arrays usually end (an image's width
+/// that is not a multiple of the block's, a stencil's `x - 1` at 0), which
+/// would make a merged run's range check fail for the whole row.
+#[derive(Debug, Clone, Copy)]
+struct Runs {
+    /// `gridDim.x`.
+    gx: usize,
+    /// Grid rows: `gridDim.y * gridDim.z`.
+    rows: usize,
+    /// Merged runs per grid row.
+    pieces: usize,
+}
+
+impl Runs {
+    /// The cut for `grid` with blocks of `threads` threads, `None` when a
+    /// grid row has too few blocks to merge.
+    fn new(grid: [usize; 3], threads: usize) -> Option<Runs> {
+        let [gx, gy, gz] = grid;
+        let inner = gx.checked_sub(2).filter(|&n| n >= MERGE_MIN)?;
+        let rows = gy.checked_mul(gz)?;
+        let want = inner.checked_mul(threads)?.div_ceil(MERGE_MAX_THREADS);
+        let pieces = want.clamp(1, (inner / MERGE_MIN).max(1));
+        Some(Runs { gx, rows, pieces })
+    }
+
+    /// The items rayon hands out: per grid row, its merged runs, then its
+    /// first and last blocks.
+    fn items(self) -> usize {
+        self.rows * (self.pieces + 2)
+    }
 }
 
 /// What one rayon job keeps across its run of blocks: the shared-memory
@@ -339,6 +440,7 @@ struct Batch<'c> {
     span_loops: usize,
     rows: usize,
     inner: usize,
+    merged: usize,
 }
 
 impl<'c> Batch<'c> {
@@ -353,6 +455,7 @@ impl<'c> Batch<'c> {
             span_loops: 0,
             rows: 0,
             inner: 0,
+            merged: 0,
         }
     }
 }
@@ -375,6 +478,9 @@ impl Drop for Batch<'_> {
         }
         if self.inner > 0 {
             self.ctx.inner_blocks.fetch_add(self.inner, Ordering::Relaxed);
+        }
+        if self.merged > 0 {
+            self.ctx.merged_blocks.fetch_add(self.merged, Ordering::Relaxed);
         }
     }
 }
@@ -411,6 +517,7 @@ impl LaunchCtx {
             linear,
             idx,
             base: [idx[0] * self.block[0], idx[1] * self.block[1], idx[2] * self.block[2]],
+            dims: self.block,
             shared_ptr,
             shared_len,
             fault_count: Cell::new(0),
@@ -433,6 +540,59 @@ impl LaunchCtx {
         batch.span_loops += b.span.get();
         batch.rows += usize::from(b.rows.get());
         batch.inner += usize::from(b.inner.get());
+    }
+
+    /// Runs item `item` of a launch of merged runs (see [`Runs`]): a merged
+    /// run, or a row's first or last block alone. (Apart from `run_block`,
+    /// whose code the empty launch's cost per block is sensitive to: with
+    /// one function for both, that launch got a third slower.)
+    #[inline(never)]
+    fn run_item(&self, batch: &mut Batch<'_>, runs: Runs, item: usize, body: &(dyn Fn(&Block<'_>) + Sync)) {
+        let per_row = runs.pieces + 2;
+        let (row, j) = (item / per_row, item % per_row);
+        let (y, z) = (row % self.grid[1].max(1), row / self.grid[1].max(1));
+        let (x, width) = if j < runs.pieces {
+            // Columns `1..gx - 1` cut into `pieces` nearly equal runs.
+            let inner = runs.gx - 2;
+            let (x0, x1) = (1 + inner * j / runs.pieces, 1 + inner * (j + 1) / runs.pieces);
+            (x0, x1 - x0)
+        } else if j == runs.pieces {
+            (0, 1)
+        } else {
+            (runs.gx - 1, 1)
+        };
+        let idx = [x, y, z];
+        let (shared_ptr, shared_len) = batch.shared.zeroed_region(self.shared);
+        // `width` blocks from `idx` as one `Block` (see `Block::dims`).
+        let b = Block {
+            launch: self,
+            linear: row * runs.gx + x,
+            idx,
+            base: [idx[0] * self.block[0], idx[1] * self.block[1], idx[2] * self.block[2]],
+            dims: [self.block[0] * width, self.block[1], self.block[2]],
+            shared_ptr,
+            shared_len,
+            fault_count: Cell::new(0),
+            first: RefCell::new(None),
+            narrowed: Cell::new(false),
+            lockstep: Cell::new(false),
+            span: Cell::new(0),
+            rows: Cell::new(false),
+            inner: Cell::new(false),
+        };
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&b))) {
+            b.record_panic([0; 3], &*payload);
+        }
+        b.publish();
+        // Counted per block of the grid: a merged run's paths are those of
+        // each of its blocks.
+        batch.lockstep += width * usize::from(b.lockstep.get());
+        batch.narrowed += width * usize::from(b.narrowed.get());
+        batch.span += width * usize::from(b.span.get() > 0);
+        batch.span_loops += width * b.span.get();
+        batch.rows += width * usize::from(b.rows.get());
+        batch.inner += width * usize::from(b.inner.get());
+        batch.merged += if width > 1 { width } else { 0 };
     }
 }
 

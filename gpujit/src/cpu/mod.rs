@@ -63,8 +63,8 @@ pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
 pub use owned::{ArgClaim, OwnedArg, OwnedView};
 pub use paths::{
-    last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_narrowed_blocks,
-    last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops,
+    last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,
+    last_launch_narrowed_blocks, last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops,
 };
 pub use span::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};
 pub use thread::Thread;

@@ -73,7 +73,22 @@ impl ArgClaim {
 
     /// Claims the array for the launch at address `launch` (or finds it
     /// claimed by it already).
+    ///
+    /// Every block of a launch asks, so the common answer (claimed by this
+    /// launch already) comes from a plain load: a compare-exchange per block
+    /// takes the claim's cache line exclusive and bounced it between the
+    /// cores running blocks (11% of grayscale's kernel time). Out of line,
+    /// as before: inlined, it moved the tiled matmul's code (see
+    /// BENCHMARKS.md on code layout).
+    #[inline(never)]
     fn bind(&self, launch: usize) -> Bind {
+        match self.0.load(Ordering::Acquire) {
+            // Only this launch's own compare-exchange below stores `launch`
+            // (the address of its live `LaunchCtx`, unique while it runs).
+            state if state == launch => return Bind::Own,
+            SHARED => return Bind::Shared,
+            _ => {}
+        }
         match self
             .0
             .compare_exchange(FRESH, launch, Ordering::AcqRel, Ordering::Acquire)

@@ -15,6 +15,7 @@ pub(super) struct PathCounts {
     pub(super) span_loops: usize,
     pub(super) row_blocks: usize,
     pub(super) inner_blocks: usize,
+    pub(super) merged_blocks: usize,
 }
 
 thread_local! {
@@ -28,6 +29,7 @@ thread_local! {
             span_loops: 0,
             row_blocks: 0,
             inner_blocks: 0,
+            merged_blocks: 0,
         })
     };
 }
@@ -87,4 +89,12 @@ pub fn last_launch_row_blocks() -> usize {
 /// `(h, w, 3)` array), where the stride between threads is a constant.
 pub fn last_launch_inner_blocks() -> usize {
     LAST.with(Cell::get).inner_blocks
+}
+
+/// How many blocks of the last CPU launch that ran on this OS thread ran as
+/// part of a merged run: consecutive blocks of one grid row run as one wide
+/// thread loop (`CpuLaunch::run_blocks_merged`, for kernels whose threads
+/// cannot tell their block).
+pub fn last_launch_merged_blocks() -> usize {
+    LAST.with(Cell::get).merged_blocks
 }

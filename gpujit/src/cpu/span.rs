@@ -153,7 +153,7 @@ fn covers<const N: usize, const SHARED: bool, const TIDS: bool>(
     for (k, (&(axis, lo, hi), &d)) in spec.iter().zip(dims).enumerate() {
         match axis {
             OWN_X | OWN_Y | OWN_Z if !SHARED => {
-                let (a, n) = (usize::from(axis), blk.launch.block[usize::from(axis)]);
+                let (a, n) = (usize::from(axis), blk.dims[usize::from(axis)]);
                 // A grid-stride round's shift can carry the block's indices
                 // to the top of `usize` (`..=usize::MAX`): `axis_within`
                 // needs `base + n` to fit.
@@ -169,6 +169,9 @@ fn covers<const N: usize, const SHARED: bool, const TIDS: bool>(
                 let a = usize::from(axis - TID_X);
                 let (first, n) = match scope.x {
                     Some((x0, x1)) if a == 0 => (x0, x1.saturating_sub(x0)),
+                    // `blockDim`: a merged run (wider, `Block::dims`) has
+                    // no shared memory (`CpuLaunch::run_blocks_merged`),
+                    // so it makes no shared span.
                     _ => (0, blk.launch.block[a]),
                 };
                 if !axis_within(first, n, lo, hi, d) {
@@ -206,15 +209,17 @@ fn axis_within(base: usize, n: usize, lo: isize, hi: isize, d: usize) -> bool {
 }
 
 /// `base + n`: one past the global index of a block's last thread on an
-/// axis, with `base` the block's `blockIdx * blockDim` and `n` its `blockDim`.
+/// axis, with `base` the block's `blockIdx * blockDim` and `n` its extent
+/// (`Block::dims`: its `blockDim`, wider for a merged run of blocks).
 #[inline(always)]
 fn own_end(base: usize, n: usize) -> usize {
     #[cfg(target_pointer_width = "64")]
     {
-        // SAFETY: `n` is a `blockDim` and `base` a block's
-        // `blockIdx * blockDim` from a validated launch (only the runtime
-        // makes blocks): `base < 2^31 * 1024` and `n <= 1024`, so the sum is
-        // far below `usize::MAX`. The one caller that adds a grid-stride
+        // SAFETY: `n` is a block's extent (`Block::dims`: a `blockDim`, or
+        // a merged run's `k * blockDim.x`) and `base` its first thread's
+        // index from a validated launch (only the runtime makes blocks):
+        // `base + n <= gridDim * blockDim <= 2^31 * 1024`, far below
+        // `usize::MAX`. The one caller that adds a grid-stride
         // round's shift to `base` (`covers`) checks first that `base + n`
         // fits. An add LLVM knows does not wrap (see
         // `Thread::own`).
@@ -232,7 +237,7 @@ impl<'a> Block<'a> {
     /// axis `axis`, offset by any value in `lo..=hi`, lies in `0..d`.
     #[inline(always)]
     pub fn within(&self, bounds: &[(SpanAxis, isize, isize, usize)]) -> bool {
-        let n = self.launch.block;
+        let n = self.dims;
         bounds
             .iter()
             .all(|&(a, lo, hi, d)| a < CONST && axis_within(self.base[usize::from(a)], n[usize::from(a)], lo, hi, d))
@@ -264,7 +269,7 @@ impl<'a> Block<'a> {
             self.bounds_fault();
             return;
         }
-        let [bx, by, bz] = self.launch.block;
+        let [bx, by, bz] = self.dims;
         // Read once: a store in `f` may alias the block (it has cells).
         let (base, cancel) = (self.base, &self.launch.cancel);
         let mut lin = 0;
@@ -324,7 +329,7 @@ impl<'a> Block<'a> {
     /// optimiser for its own index.
     ///
     /// # Safety
-    /// `tid[a] < blockDim[a]` on every axis, `base` and `cancel` are this
+    /// `tid[a] < self.dims[a]` on every axis, `base` and `cancel` are this
     /// block's (`self.base`, `&self.launch.cancel`), and
     /// `self.within(bounds)` holds.
     #[inline(always)]
@@ -339,9 +344,9 @@ impl<'a> Block<'a> {
         for &(a, lo, hi, d) in bounds {
             let a = usize::from(a);
             let own = own_end(base[a], tid[a]);
-            // SAFETY: the caller's contract: `tid[a] < blockDim[a]`, and
+            // SAFETY: the caller's contract: `tid[a] < dims[a]`, and
             // `within` checked that `base[a] + t + o` is in `0..d` for every
-            // `t < n[a]` and `o` in `lo..=hi` (`lo <= hi`).
+            // `t < dims[a]` and `o` in `lo..=hi` (`lo <= hi`).
             unsafe {
                 std::hint::assert_unchecked(own.wrapping_add_signed(hi) < d);
                 if hi >= 0 {
@@ -688,7 +693,7 @@ impl<'b, T: DeviceScalar> Span<'b, T> {
                 // `covers` checked `uniform` against this extent (offset 0).
                 UNIFORM => self.uniform,
                 // `t` is a thread of this block, so `t.base` is the block's
-                // and `t.tid[a] < blockDim[a]` (only the runtime makes
+                // and `t.tid[a] < dims[a]`, the block's extent (only the runtime makes
                 // threads): `covers` checked this sum is in range.
                 OWN_X | OWN_Y | OWN_Z => t.own(usize::from(axis)).wrapping_add(self.shift).wrapping_add_signed(o),
                 TID_X | TID_Y | TID_Z => t.tid[usize::from(axis - TID_X)].wrapping_add_signed(o),

@@ -46,7 +46,9 @@ impl<'a> Thread<'a> {
         #[cfg(target_pointer_width = "64")]
         {
             // SAFETY: only the runtime makes threads, with `base` = `blockIdx
-            // * blockDim` and `tid < blockDim` per axis; a validated launch
+            // * blockDim` and `tid` below the block's extent per axis
+            // (`blockDim`, or a merged run's `k * blockDim.x`, with
+            // `base + extent <= gridDim * blockDim`); a validated launch
             // has `gridDim < 2^31` and `blockDim <= 1024`, so the sum is
             // below 2^41, far from overflowing a 64-bit `usize`.
             unsafe { self.base[a].unchecked_add(self.tid[a]) }
