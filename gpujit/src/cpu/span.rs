@@ -169,17 +169,18 @@ fn covers<const N: usize, const SHARED: bool, const TIDS: bool>(
                 let a = usize::from(axis - TID_X);
                 let (first, n) = match scope.x {
                     Some((x0, x1)) if a == 0 => (x0, x1.saturating_sub(x0)),
-                    // `blockDim`: a merged run (wider, `Block::dims`) has
-                    // no shared memory (`CpuLaunch::run_blocks_merged`),
-                    // so it makes no shared span.
-                    _ => (0, blk.launch.block[a]),
+                    // Every thread the block runs (`Block::dims`: wider
+                    // than `blockDim` in a merged run, which has no shared
+                    // memory today; checked all the same).
+                    _ => (0, blk.dims[a]),
                 };
                 if !axis_within(first, n, lo, hi, d) {
                     return None;
                 }
             }
             TID_UNI_X | TID_UNI_Y | TID_UNI_Z if TIDS && lo == hi => {
-                let n = blk.launch.block[usize::from(axis - TID_UNI_X)];
+                // Every thread the block runs, as above.
+                let n = blk.dims[usize::from(axis - TID_UNI_X)];
                 if !axis_within(0, n, lo, hi, d) {
                     return None;
                 }
