@@ -34,16 +34,6 @@ fn main() -> std::process::ExitCode {
     )
 }
 
-/// `n` on the fast path, or 0 where `GPUJIT_CPU_EXEC=coroutines` forces
-/// every launch onto the reference path (CI runs this file so too).
-fn fast(n: usize) -> usize {
-    if std::env::var("GPUJIT_CPU_EXEC").as_deref() == Ok("coroutines") {
-        0
-    } else {
-        n
-    }
-}
-
 /// The blocks of a grid `gx` blocks wide with `rows` rows that run merged:
 /// all but the first and last of each row, when at least 4 remain.
 fn merged(gx: usize, rows: usize) -> usize {
@@ -55,12 +45,20 @@ fn merged(gx: usize, rows: usize) -> usize {
 }
 
 /// Runs `f` (one launch) on the fast path, checking that `merged` of its
-/// blocks ran merged and `spans` on spans (see `fast`), and on the
+/// blocks ran merged and `spans` on spans (see `common::expected`), and on the
 /// reference path, which merges none and runs none on spans.
 fn on_both_paths<T>(merged: usize, spans: usize, f: impl Fn() -> T) -> (T, T) {
     let got = f();
-    assert_eq!(last_launch_merged_blocks(), fast(merged), "blocks that ran merged");
-    assert_eq!(last_launch_span_blocks(), fast(spans), "blocks that ran on spans");
+    assert_eq!(
+        last_launch_merged_blocks(),
+        common::expected(merged),
+        "blocks that ran merged"
+    );
+    assert_eq!(
+        last_launch_span_blocks(),
+        common::expected(spans),
+        "blocks that ran on spans"
+    );
     let reference = with_forced_coroutines(&f);
     assert_eq!(last_launch_merged_blocks(), 0, "the reference path merged blocks");
     assert_eq!(last_launch_span_blocks(), 0, "the reference path ran on spans");
@@ -218,8 +216,10 @@ fn copy(a: ArrayView2<f32>, mut out: ArrayViewMut2<f32>) {
 fn a_read_past_the_array_in_a_merged_run_is_a_fault_with_its_coordinates() {
     let (h, w, narrow) = (8, 128, 60);
     let a = Array2::from_shape_fn((h, narrow), |(r, c)| (r * narrow + c) as f32);
-    // Only the first block of the row (alone) fits `a`.
-    let (fast, reference) = on_both_paths(merged(16, 1), 1, || {
+    // The row's 14 inner blocks are cut into 3 runs (at least 64 runs per
+    // launch where runs of 4 blocks allow): blocks 1-4, 5-9 and 10-14. Only
+    // the first block (alone) and the first run (columns 8..40) fit `a`.
+    let (fast, reference) = on_both_paths(merged(16, 1), 1 + 4, || {
         let da = to_device(&a).unwrap();
         let mut out = zeros::<f32>((h, w)).unwrap();
         let err = fault_of(copy![(16, 1), (8, 8)](&da, &mut out));

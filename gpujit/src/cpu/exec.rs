@@ -391,6 +391,13 @@ const MERGE_MIN: usize = 4;
 /// depend on the machine.
 const MERGE_MAX_THREADS: usize = 1 << 16;
 
+/// The fewest merged runs a launch is cut into where its grid rows allow
+/// (runs of at least `MERGE_MIN` blocks): a grid of few rows, each thread
+/// with much work (the loop test: one row of 40 blocks, 10,000 steps per
+/// thread), would otherwise be one run on one core. A constant, as above;
+/// enough to share among the cores of a large host.
+const MERGE_MIN_RUNS: usize = 64;
+
 /// How a launch of merged runs cuts its grid: each grid row (one `(y, z)`)
 /// is its first block, `pieces` runs of consecutive blocks (of at least
 /// `MERGE_MIN`) in between, and its last block. The first and last blocks
@@ -398,7 +405,7 @@ const MERGE_MAX_THREADS: usize = 1 << 16;
 /// that is not a multiple of the block's, a stencil's `x - 1` at 0), which
 /// would make a merged run's range check fail for the whole row.
 #[derive(Debug, Clone, Copy)]
-struct Runs {
+pub(super) struct Runs {
     /// `gridDim.x`.
     gx: usize,
     /// Grid rows: `gridDim.y * gridDim.z`.
@@ -410,18 +417,21 @@ struct Runs {
 impl Runs {
     /// The cut for `grid` with blocks of `threads` threads, `None` when a
     /// grid row has too few blocks to merge.
-    fn new(grid: [usize; 3], threads: usize) -> Option<Runs> {
+    pub(super) fn new(grid: [usize; 3], threads: usize) -> Option<Runs> {
         let [gx, gy, gz] = grid;
         let inner = gx.checked_sub(2).filter(|&n| n >= MERGE_MIN)?;
         let rows = gy.checked_mul(gz)?;
-        let want = inner.checked_mul(threads)?.div_ceil(MERGE_MAX_THREADS);
+        let want = inner
+            .checked_mul(threads)?
+            .div_ceil(MERGE_MAX_THREADS)
+            .max(MERGE_MIN_RUNS.div_ceil(rows.max(1)));
         let pieces = want.clamp(1, (inner / MERGE_MIN).max(1));
         Some(Runs { gx, rows, pieces })
     }
 
     /// The items rayon hands out: per grid row, its merged runs, then its
     /// first and last blocks.
-    fn items(self) -> usize {
+    pub(super) fn items(self) -> usize {
         self.rows * (self.pieces + 2)
     }
 }

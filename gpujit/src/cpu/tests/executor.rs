@@ -412,3 +412,29 @@ fn batch_lengths() {
     assert_eq!(batch_len(1000, 1, 2), 125);
     assert_eq!(batch_len(65536, 256, 2), 16);
 }
+
+#[test]
+fn merged_runs_keep_the_cores_busy() {
+    use crate::cpu::exec::Runs;
+    // Too few blocks per grid row to merge.
+    assert!(Runs::new([5, 100, 1], 256).is_none());
+    // The loop test's launch: one grid row of 40 blocks of 256 threads,
+    // 9,728 threads inside, was one run on one core; now 9 runs of 4 or
+    // more blocks, plus the row's first and last block.
+    assert_eq!(Runs::new([40, 1, 1], 256).map(Runs::items), Some(11));
+    // A 4K image in 16×16 blocks: one run per grid row (135 rows).
+    assert_eq!(Runs::new([240, 135, 1], 256).map(Runs::items), Some(135 * 3));
+    // The one-element saxpy: one row of 39,063 blocks, cut by threads.
+    assert_eq!(Runs::new([39_063, 1, 1], 256).map(Runs::items), Some(153 + 2));
+    // Every cut leaves runs of at least 4 blocks.
+    for gx in 6..200 {
+        for rows in [1, 2, 3, 7, 64, 100] {
+            let r = Runs::new([gx, rows, 1], 32).expect("mergeable");
+            assert!((gx - 2) / (r.items() / rows - 2) >= 4, "gx {gx}, rows {rows}");
+            assert!(
+                r.items() >= (64usize).min(rows * (2 + (gx - 2) / 4)),
+                "gx {gx}, rows {rows}"
+            );
+        }
+    }
+}
