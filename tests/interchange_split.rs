@@ -17,7 +17,13 @@ use ndarray::Array2;
 
 #[macro_use]
 mod common;
+
+/// examples/matmul.rs, whose tiled kernel is tested here.
+#[path = "../examples/matmul.rs"]
+#[allow(dead_code)]
+mod matmul;
 use common::coroutines_forced;
+use matmul::{matmul_tiled, TILE};
 
 fn main() -> std::process::ExitCode {
     let cpu = Some(common::Tool::CpuBackend);
@@ -40,8 +46,6 @@ fn main() -> std::process::ExitCode {
     )
 }
 
-const TILE: usize = 16;
-
 /// Checks the last launch's paths: `lockstep` blocks interchanged a loop,
 /// `rows` of them ran it row by row (`Block::lockstep_rows`), none ran
 /// coroutines (all 0 and any when forced onto coroutines).
@@ -62,43 +66,6 @@ fn expect_paths(lockstep: usize, rows: usize, what: &str) {
         "{what}: blocks that interchanged a loop"
     );
     assert_eq!(last_launch_row_blocks(), rows, "{what}: blocks that ran rows");
-}
-
-/// examples/matmul.rs' tiled kernel.
-#[gpu_kernel]
-fn tiled(a: ArrayView2<f32>, b: ArrayView2<f32>, c: ArrayViewMut2<f32>) {
-    let sa = shared_array::<[[f32; TILE]; TILE]>();
-    let sb = shared_array::<[[f32; TILE]; TILE]>();
-    let (col, row) = grid(2);
-    let tx = thread_idx().x;
-    let ty = thread_idx().y;
-    let (n, k) = a.dim();
-    let m = b.shape()[1];
-    let mut acc = 0.0;
-    for t in 0..(k + TILE - 1) / TILE {
-        let ka = t * TILE + tx;
-        let kb = t * TILE + ty;
-        sa[ty][tx] = if row < n && ka < k { a[[row, ka]] } else { 0.0 };
-        sb[ty][tx] = if kb < k && col < m { b[[kb, col]] } else { 0.0 };
-        syncthreads();
-        for j in 0..TILE {
-            acc += sa[ty][j] * sb[j][tx];
-        }
-        syncthreads();
-    }
-    if row < n && col < m {
-        c[[row, col]] = acc;
-    }
-}
-
-/// Entries with many significant bits, so that any change of the order of
-/// the additions shows.
-fn matrix(rows: usize, cols: usize, seed: u32) -> Array2<f32> {
-    let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
-    Array2::from_shape_simple_fn((rows, cols), || {
-        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-        (s >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-    })
 }
 
 /// The tiled kernel's sums in its order (tiles of `TILE`): zeros past the
@@ -128,7 +95,7 @@ fn run_tiled(a: &Array2<f32>, b: &Array2<f32>, block: (usize, usize)) -> gpujit:
     let (da, db) = (to_device(a)?, to_device(b)?);
     let (n, m) = (a.dim().0, b.dim().1);
     let mut dc = gpujit::device_array::<f32>((n, m))?;
-    tiled![(m.div_ceil(block.0), n.div_ceil(block.1)), block](&da, &db, &mut dc)?;
+    matmul_tiled![(m.div_ceil(block.0), n.div_ceil(block.1)), block](&da, &db, &mut dc)?;
     let v = dc.copy_to_host()?;
     Ok(Array2::from_shape_vec((n, m), v).expect("shape"))
 }
@@ -140,7 +107,7 @@ fn bits(a: &Array2<f32>) -> Vec<u32> {
 fn tiled_matmul_of_any_shape_is_exact_and_interchanged() -> gpujit::Result<()> {
     // Square and not, edges that are and are not multiples of TILE.
     for (n, k, m) in [(32, 32, 32), (37, 45, 29), (20, 37, 5), (1, 17, 33), (48, 16, 3)] {
-        let (a, b) = (matrix(n, k, 1), matrix(k, m, 2));
+        let (a, b) = (common::matrix(n, k, 1), common::matrix(k, m, 2));
         let want = bits(&tiled_reference(&a, &b));
         let got = run_tiled(&a, &b, (TILE, TILE))?;
         let blocks = m.div_ceil(TILE) * n.div_ceil(TILE);
@@ -177,7 +144,7 @@ fn same_fault(f: impl Fn() -> gpujit::Result<()>, thread: [u32; 3], says: &str) 
 }
 
 fn blocks_larger_than_the_tiles_fault_with_coordinates() -> gpujit::Result<()> {
-    let (a, b) = (matrix(40, 40, 3), matrix(40, 40, 4));
+    let (a, b) = (common::matrix(40, 40, 3), common::matrix(40, 40, 4));
     // 32 threads on x: `sa[ty][tx]` with tx = 16 is out of range first.
     same_fault(|| run_tiled(&a, &b, (32, 8)).map(drop), [16, 0, 0], "index [0, 16]");
     // 32 on y: thread (0, 16) at `sa[16][0]`.
@@ -391,7 +358,7 @@ fn row_tiles_of_every_block_shape_are_exact() -> gpujit::Result<()> {
     // and the threads left over), 8 or more rows.
     let blocks = [(8, 32), (32, 8), (16, 16), (12, 10), (9, 8), (8, 8), (24, 9)];
     for (n, k, m) in [(37, 45, 29), (20, 37, 5), (64, 16, 48), (1, 9, 33)] {
-        let (a, b) = (matrix(n, k, 5), matrix(k, m, 6));
+        let (a, b) = (common::matrix(n, k, 5), common::matrix(k, m, 6));
         let want = bits(&tiled_reference_by(&a, &b, KT));
         let (da, db) = (to_device(&a)?, to_device(&b)?);
         for (bx, by) in blocks {
@@ -447,7 +414,7 @@ fn run_tiled8(a: &Array2<f32>, b: &Array2<f32>, block: (usize, usize)) -> gpujit
 }
 
 fn a_tile_of_eight_fits_blocks_of_eight_and_faults_in_larger_ones() -> gpujit::Result<()> {
-    let (a, b) = (matrix(21, 19, 7), matrix(19, 30, 8));
+    let (a, b) = (common::matrix(21, 19, 7), common::matrix(19, 30, 8));
     let got = run_tiled8(&a, &b, (KT, KT))?;
     let blocks = 30usize.div_ceil(KT) * 21usize.div_ceil(KT);
     expect_paths(blocks, blocks, "tiles of 8");

@@ -21,6 +21,12 @@ use ndarray::Array2;
 #[macro_use]
 mod common;
 
+/// examples/matmul.rs, whose tiled kernel is tested here.
+#[path = "../examples/matmul.rs"]
+#[allow(dead_code)]
+mod matmul;
+use matmul::{matmul_tiled, TILE};
+
 fn main() -> std::process::ExitCode {
     let cpu = Some(common::Tool::CpuBackend);
     common::run_tests(
@@ -33,8 +39,6 @@ fn main() -> std::process::ExitCode {
         ],
     )
 }
-
-const TILE: usize = 16;
 
 /// Runs `f` (one launch) on the default path, checking that `loops` thread
 /// loops ran on spans (none when the reference path is forced), and on the
@@ -49,43 +53,6 @@ fn on_both_paths<T>(loops: usize, what: &str, f: impl Fn() -> T) -> (T, T) {
     let reference = with_forced_coroutines(&f);
     assert_eq!(last_launch_span_loops(), 0, "{what}: the reference path ran on spans");
     (fast, reference)
-}
-
-/// examples/matmul.rs' tiled kernel.
-#[gpu_kernel]
-fn tiled(a: ArrayView2<f32>, b: ArrayView2<f32>, c: ArrayViewMut2<f32>) {
-    let sa = shared_array::<[[f32; TILE]; TILE]>();
-    let sb = shared_array::<[[f32; TILE]; TILE]>();
-    let (col, row) = grid(2);
-    let tx = thread_idx().x;
-    let ty = thread_idx().y;
-    let (n, k) = a.dim();
-    let m = b.shape()[1];
-    let mut acc = 0.0;
-    for t in 0..(k + TILE - 1) / TILE {
-        let ka = t * TILE + tx;
-        let kb = t * TILE + ty;
-        sa[ty][tx] = if row < n && ka < k { a[[row, ka]] } else { 0.0 };
-        sb[ty][tx] = if kb < k && col < m { b[[kb, col]] } else { 0.0 };
-        syncthreads();
-        for j in 0..TILE {
-            acc += sa[ty][j] * sb[j][tx];
-        }
-        syncthreads();
-    }
-    if row < n && col < m {
-        c[[row, col]] = acc;
-    }
-}
-
-/// Entries with many significant bits, so that any change of the order of
-/// the additions shows.
-fn matrix(rows: usize, cols: usize, seed: u32) -> Array2<f32> {
-    let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
-    Array2::from_shape_simple_fn((rows, cols), || {
-        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-        (s >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-    })
 }
 
 fn bits(a: &Array2<f32>) -> Vec<u32> {
@@ -105,7 +72,7 @@ fn run_tiled(a: &Array2<f32>, b: &Array2<f32>) -> gpujit::Result<Array2<f32>> {
     let (da, db) = (to_device(a)?, to_device(b)?);
     let (n, m) = (a.dim().0, b.dim().1);
     let mut dc = gpujit::device_array::<f32>((n, m))?;
-    tiled![(m.div_ceil(TILE), n.div_ceil(TILE)), (TILE, TILE)](&da, &db, &mut dc)?;
+    matmul_tiled![(m.div_ceil(TILE), n.div_ceil(TILE)), (TILE, TILE)](&da, &db, &mut dc)?;
     Ok(Array2::from_shape_vec((n, m), dc.copy_to_host()?).expect("shape"))
 }
 
@@ -114,7 +81,7 @@ fn tiled_matmul_tile_loads_run_on_spans_for_any_shape() -> gpujit::Result<()> {
     // guards zero the rest), `k` below one tile.
     for (n, k, m) in [(64, 48, 32), (37, 50, 23), (20, 37, 5), (48, 16, 40), (33, 9, 17)] {
         let what = format!("{n}x{k}x{m}");
-        let (a, b) = (matrix(n, k, 1), matrix(k, m, 2));
+        let (a, b) = (common::matrix(n, k, 1), common::matrix(k, m, 2));
         let want = bits(&common::host_matmul(&a, &b, |_, _| a.dim().1));
         let grid = (m.div_ceil(TILE), n.div_ceil(TILE));
         // A tile step runs on spans when its `TILE` columns of `a` (rows of
@@ -167,7 +134,7 @@ fn sums_product(a: ArrayView2<f32>, b: ArrayView2<f32>, c: ArrayViewMut2<f32>) {
 
 fn tile_loads_on_spans_for_every_block_shape() -> gpujit::Result<()> {
     for (n, k, m) in [(40, 70, 50), (64, 64, 64), (9, 100, 30)] {
-        let (a, b) = (matrix(n, k, 3), matrix(k, m, 4));
+        let (a, b) = (common::matrix(n, k, 3), common::matrix(k, m, 4));
         let row_sum = |r: usize| (0..k).fold(0.0f32, |s, i| s + a[[r, i]]);
         let col_sum = |c: usize| (0..k).fold(0.0f32, |s, i| s + b[[i, c]]);
         let want = bits(&Array2::from_shape_fn((n, m), |(r, c)| row_sum(r) * col_sum(c)));
@@ -222,7 +189,7 @@ fn a_tile_step_past_the_array_faults_as_on_the_reference_path() -> gpujit::Resul
     // k = 20: step 0 runs on spans, step 1 (columns 16..32) does not fit and
     // runs checked, where thread (4, 0) reads `a[[0, 20]]` first (a faulting
     // thread goes on running: the final store runs on spans too).
-    let a = matrix(TILE, 20, 5);
+    let a = common::matrix(TILE, 20, 5);
     let (fast, reference) = on_both_paths(2, "k = 20", || run_row_sums(&a));
     for (r, path) in [(fast, "split"), (reference, "reference")] {
         match r {
@@ -237,7 +204,7 @@ fn a_tile_step_past_the_array_faults_as_on_the_reference_path() -> gpujit::Resul
         }
     }
     // k = 32: both steps and the store on spans, no fault.
-    let a = matrix(TILE, 32, 6);
+    let a = common::matrix(TILE, 32, 6);
     let want: Vec<u32> = (0..TILE * TILE)
         .map(|i| (0..32).fold(0.0f32, |s, j| s + a[[i / TILE, j]]).to_bits())
         .collect();
@@ -280,7 +247,7 @@ fn skewed(a: ArrayView2<f32>, c: ArrayViewMut2<f32>) {
 
 fn a_per_thread_offset_stays_checked_and_exact() -> gpujit::Result<()> {
     let (n, k, m) = (35, 40, 32);
-    let a = matrix(n, k, 7);
+    let a = common::matrix(n, k, 7);
     let at = |r: usize, i: usize| if i < k { a[[r, i]] } else { 0.0 };
     let want: Vec<u32> = (0..n * m)
         .map(|e| {

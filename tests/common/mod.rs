@@ -272,6 +272,16 @@ pub fn matmul_inputs(n: usize, k: usize, m: usize) -> (Array2<f32>, Array2<f32>)
     (a, b)
 }
 
+/// Entries with many significant bits, so that any change of the order of
+/// the additions shows.
+pub fn matrix(rows: usize, cols: usize, seed: u32) -> Array2<f32> {
+    let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
+    Array2::from_shape_simple_fn((rows, cols), || {
+        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (s >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+    })
+}
+
 /// `a · b` on the host in `f32`, summing in the kernels' order, element
 /// `(r, c)` over the first `k_of(r, c)` terms only.
 pub fn host_matmul(a: &Array2<f32>, b: &Array2<f32>, k_of: impl Fn(usize, usize) -> usize) -> Array2<f32> {
