@@ -44,6 +44,7 @@ mod exec;
 mod fixed;
 mod lockstep;
 mod math;
+mod merge;
 mod ops;
 mod owned;
 mod paths;

@@ -415,7 +415,7 @@ fn batch_lengths() {
 
 #[test]
 fn merged_runs_keep_the_cores_busy() {
-    use crate::cpu::exec::Runs;
+    use crate::cpu::merge::Runs;
     // Too few blocks per grid row to merge.
     assert!(Runs::new([5, 100, 1], 256).is_none());
     // The loop test's launch: one grid row of 40 blocks of 256 threads,
