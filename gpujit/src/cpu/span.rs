@@ -413,17 +413,7 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
     where
         Self: 'b,
     {
-        if self.writable {
-            return None;
-        }
-        Span::checked::<N, false, false>(
-            self.ptr,
-            (self.len, self.ndim, self.dims),
-            blk,
-            Scope::BLOCK,
-            spec,
-            false,
-        )
+        self.read_only_span::<N, false>(blk, spec)
     }
 
     /// [`View::span`] where positions may also be [`TID_UNI_X`],
@@ -439,10 +429,24 @@ impl<T: DeviceScalar> View<'_, T, GlobalMem> {
     where
         Self: 'b,
     {
+        self.read_only_span::<N, true>(blk, spec)
+    }
+
+    /// [`View::span`] (`TIDS` false) or [`View::span_tid`] (`TIDS` true): a
+    /// constant, so that each span's `covers` keeps only its own arms.
+    #[inline(always)]
+    fn read_only_span<'b, const N: usize, const TIDS: bool>(
+        &self,
+        blk: &'b Block<'b>,
+        spec: [(SpanAxis, isize, isize); N],
+    ) -> Option<Span<'b, T>>
+    where
+        Self: 'b,
+    {
         if self.writable {
             return None;
         }
-        Span::checked::<N, false, true>(
+        Span::checked::<N, false, TIDS>(
             self.ptr,
             (self.len, self.ndim, self.dims),
             blk,
