@@ -346,7 +346,7 @@ fn strided_loops_near_the_top_of_their_type() -> gpujit::Result<()> {
                 want[i - base] += 1 + t as u64;
             }
             for i in (base + t * 2..usize::MAX).step_by(step.wrapping_add(1).max(1)) {
-                want[64 + i - base] += 100 + t as u64;
+                want[i - base + 64] += 100 + t as u64;
             }
             for i in ((t as i64) - 30..21).step_by(step) {
                 want[128 + (i + 30) as usize] += 1000 * (1 + t as u64);

@@ -171,7 +171,7 @@ fn context_device_and_attributes() {
 
 fn copies_round_trip() {
     let (_ctx, s) = ctx0();
-    let host: Vec<u32> = (0..1000).map(|i| i * 2654435761u32).collect();
+    let host: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2654435761u32)).collect();
     let mut d = s.clone_htod(&host).unwrap();
     assert_eq!(s.clone_dtoh(&d).unwrap(), host);
     // Fresh memory is not zeroed (as cuMemAlloc's is not); memset makes it so.
