@@ -226,7 +226,9 @@ pub use typecheck::{
 pub mod typecheck {
     pub use super::{ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3};
     use crate::cpu::Idx3;
-    pub use crate::typecheck_methods::{FloatMethodsOnIntegers, IntMethodsOnFloats};
+    pub use crate::typecheck_methods::{
+        FloatMethodsOnIntegers, IntMethodsOnFloats, SignedMethodsOnUnsigned, UnsignedMethodsOnSigned,
+    };
     use std::marker::PhantomData;
 
     const ONLY_IN_KERNELS: &str = "gpujit kernel intrinsics run only inside #[gpu_kernel] functions";
