@@ -21,6 +21,7 @@ mod effects;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;
+mod foreign_names;
 mod infer;
 mod lower;
 mod model;
@@ -66,7 +67,11 @@ pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
 fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
     let attr = proc_macro2::TokenStream::from(attr);
     let item2 = proc_macro2::TokenStream::from(item.clone());
-    let func: syn::ItemFn = match syn::parse2(item2.clone()) {
+    // Numba's `cuda.const.array_like(A)` does not parse (`const` is a
+    // keyword): read as `cuda.r#const.array_like(A)`, which lowering reports.
+    let parsed =
+        syn::parse2(item2.clone()).or_else(|e| spelling::raw_const(&item2).and_then(|t| syn::parse2(t).ok()).ok_or(e));
+    let func: syn::ItemFn = match parsed {
         Ok(f) => f,
         Err(e) => {
             let mut out =

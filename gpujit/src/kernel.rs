@@ -233,6 +233,18 @@ pub mod typecheck {
 
     const ONLY_IN_KERNELS: &str = "gpujit kernel intrinsics run only inside #[gpu_kernel] functions";
 
+    /// What rustc's copy of a kernel sees for CUDA's and Numba's
+    /// `this_grid()`, which gpujit reports as not supported yet: a value with
+    /// the `.sync()` a use of it calls, so that rustc adds no error.
+    #[doc(hidden)]
+    pub struct GridGroup;
+    impl GridGroup {
+        #[doc(hidden)]
+        pub fn sync(&self) {
+            unreachable!("{}", ONLY_IN_KERNELS)
+        }
+    }
+
     /// See [`crate::kernel::ArrayView2`].
     pub struct ArrayView<'a, T, const N: usize>(PhantomData<&'a [T]>);
     /// See [`crate::kernel::ArrayViewMut2`].
