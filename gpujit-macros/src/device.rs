@@ -353,7 +353,7 @@ pub fn gpu_device_impl(attr: proc_macro::TokenStream, item: proc_macro::TokenStr
 /// rewritten as the kernel's type-checked copy is (`grid(2)` → `grid2()`),
 /// with the intrinsic stubs in scope.
 fn host_fn(func: &syn::ItemFn) -> TokenStream {
-    let copy = crate::typecheck::typecheck_copy(func);
+    let copy = crate::typecheck::typecheck_copy(func, &crate::lower::StandIns::default());
     // The copy is `const _: () = { use ...; fn f .. };`: take its `fn`.
     let rewritten = syn::parse2::<syn::ItemConst>(copy).ok().and_then(|c| match *c.expr {
         syn::Expr::Block(b) => b.block.stmts.into_iter().find_map(|s| match s {

@@ -80,7 +80,6 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
             return out.into();
         }
     };
-    let typecheck = typecheck::typecheck_copy(&func);
     let mut errors = Vec::new();
     if attr.to_string().trim() == "device" {
         // One error: the function is not a kernel, so nothing else applies.
@@ -105,7 +104,11 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
             ),
         ));
     }
-    match lower::lower_kernel(&func) {
+    let mut stand_ins = lower::StandIns::default();
+    let lowered = lower::lower_kernel(&func, &mut stand_ins);
+    // rustc's copy, with stand-ins where gpujit reported a mistake.
+    let typecheck = typecheck::typecheck_copy(&func, &stand_ins);
+    match lowered {
         Ok(kernel) if errors.is_empty() => expand::expand(&func, &kernel, typecheck).into(),
         result => {
             if let Err(e) = result {

@@ -13,6 +13,8 @@ use crate::model::*;
 /// A numeric method's receiver (already lowered) and its other arguments.
 pub(super) struct MathCall<'a> {
     pub name: &'a str,
+    /// The receiver as written (errors about it span all of it).
+    pub recv_node: &'a SExpr,
     /// The method name's span (for "unknown method").
     pub name_span: Span,
     /// The whole call.
@@ -48,9 +50,10 @@ impl Lower {
             )));
         };
         let recv = self.expr(first);
-        self.unify_at(recv.span, recv.ty, Ty::Scalar(ty));
+        self.expect(first, &recv, Ty::Scalar(ty));
         let mc = MathCall {
             name: &name,
+            recv_node: first,
             name_span: segs[1].ident.span(),
             span,
             recv,
@@ -63,6 +66,7 @@ impl Lower {
     pub(super) fn math_call(&mut self, mc: MathCall<'_>) -> Expr {
         let MathCall {
             name,
+            recv_node,
             name_span,
             span,
             recv,
@@ -104,8 +108,8 @@ impl Lower {
                     _ if kind == VarKind::Float => "an integer".to_string(),
                     _ => "a float".to_string(),
                 };
-                return self.error_expr(with_help(
-                    recv.span,
+                return self.error_expr(super::with_help_spanned(
+                    recv_node,
                     &format!("`{name}` is {what} method, and this value is {found}"),
                     &domain_help(name, domain),
                 ));
@@ -121,7 +125,7 @@ impl Lower {
                 _ => false,
             };
             if wrong {
-                return self.error_expr(signedness_error(name, domain, s, recv.span));
+                return self.error_expr(signedness_error(name, domain, s, recv_node));
             }
         }
         let mut all = vec![recv];
@@ -132,7 +136,7 @@ impl Lower {
                 MathArgs::I32 => Ty::Scalar(Scalar::I32),
                 MathArgs::U32 => Ty::Scalar(Scalar::U32),
             };
-            self.unify_at(x.span, x.ty, want);
+            self.expect(a, &x, want);
             all.push(x);
         }
         let recv_ty = all[0].ty;
@@ -201,12 +205,12 @@ fn operator_method(name: &str, mut all: Vec<Expr>, span: Span) -> Expr {
 }
 
 /// `div_ceil` on an `i32`, `unsigned_abs` on a `u32`: what to write instead.
-fn signedness_error(name: &str, domain: MathDomain, s: Scalar, span: Span) -> syn::Error {
+fn signedness_error(name: &str, domain: MathDomain, s: Scalar, recv: &SExpr) -> syn::Error {
     let t = s.rust_name();
     let article = if t.starts_with('i') { "an" } else { "a" };
     if domain == MathDomain::Signed {
-        return with_help(
-            span,
+        return super::with_help_spanned(
+            recv,
             &format!("`{name}` is a method of the signed integers, and this value is {article} `{t}`"),
             "an unsigned value is its own absolute value: use it as it is",
         );
@@ -221,8 +225,8 @@ fn signedness_error(name: &str, domain: MathDomain, s: Scalar, span: Span) -> sy
             "Rust has `{name}` on the unsigned types only (the signed one is unstable): for a non-negative value write `(x as {u}).{name}(..)`"
         ),
     };
-    with_help(
-        span,
+    super::with_help_spanned(
+        recv,
         &format!("`{name}` is a method of the unsigned integers, and this value is {article} `{t}`"),
         &help,
     )
@@ -258,6 +262,12 @@ pub(super) fn unknown_method(span: Span, name: &str) -> syn::Error {
             .to_string(),
     };
     with_help(span, &format!("unknown method `{name}` in a kernel"), &help)
+}
+
+/// Whether `name` is a Rust integer method the kernel language refuses with
+/// a help line of its own (`checked_add`, `overflowing_mul`).
+pub(super) fn is_refused(name: &str) -> bool {
+    refused_help(name).is_some()
 }
 
 /// What to write instead of a Rust integer method the kernel language
