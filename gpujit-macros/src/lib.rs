@@ -111,10 +111,19 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
     match lowered {
         Ok(kernel) if errors.is_empty() => expand::expand(&func, &kernel, typecheck).into(),
         result => {
+            let body_failed = result.is_err();
             if let Err(e) = result {
                 errors.push(e);
             }
             let mut out = typecheck;
+            // A kernel whose body failed but whose signature and name are
+            // fine keeps its launch macro and module, so that its launches
+            // report nothing more.
+            if body_failed && errors.len() == 1 && !names::is_prelude_macro(&name) {
+                if let Some(params) = lower::kernel_params(&func) {
+                    out.extend(expand::stand_in(&func, params));
+                }
+            }
             for e in errors {
                 out.extend(e.to_compile_error());
             }
