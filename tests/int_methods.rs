@@ -33,6 +33,7 @@ fn main() -> std::process::ExitCode {
             any => signed_methods_match_std_for_every_width,
             any => call_form_literals_and_consts_match_std,
             cpu => zero_divisors_and_logarithms_of_zero_are_faults,
+            any => kernel_variables_may_take_intrinsic_names,
         ],
     )
 }
@@ -272,6 +273,7 @@ fn signed_methods_match_std_for_every_width() {
     check_signed!(int_methods_i64, i64, u64);
 }
 
+#[allow(clippy::manual_div_ceil)] // the kernel's expressions, on the host
 fn call_form_literals_and_consts_match_std() {
     for n in [1u32, 255, 256, 257, 100_000, 4_000_000] {
         let (mut out, mut wide) = (zeros::<u32>(6).unwrap(), zeros::<u64>(3).unwrap());
@@ -335,4 +337,13 @@ fn zero_divisors_and_logarithms_of_zero_are_faults() {
         "the other threads are unaffected"
     );
     assert_eq!(host(&sout), [0, 0, 4]);
+}
+
+/// (Not an integer method: the other half of issue #17's names.) A kernel's
+/// variable named `warpSize`, `lane_id` or `activemask` is the kernel's.
+fn kernel_variables_may_take_intrinsic_names() {
+    let mut out = zeros::<u32>(40).unwrap();
+    own_names_like_intrinsics![1, 40](&mut out, 32).unwrap();
+    let want: Vec<u32> = (0..40u32).map(|i| (i % 32) * 10 + i % 32 + 1).collect();
+    assert_eq!(host(&out), want);
 }

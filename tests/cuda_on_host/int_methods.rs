@@ -117,5 +117,12 @@ pub(crate) fn int_methods_agree() {
             EXACT,
         ));
     }
+    cases.push((
+        &own_names_like_intrinsics::KERNEL,
+        ONE,
+        (40, 1, 1),
+        vec![z::<u32>(&[40]), s(32u32)],
+        EXACT,
+    ));
     check(cases);
 }

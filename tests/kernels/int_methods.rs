@@ -123,6 +123,20 @@ pub fn int_methods_faults(a: &[u32], b: &[u32], s: &[i32], out: &mut [u32], sout
     }
 }
 
+/// A kernel's own variables named like CUDA's and Numba's intrinsics
+/// (`warpSize`, `lane_id`, `activemask`) stay its own: gpujit reports those
+/// names only where the kernel does not bind them (issue #17).
+#[gpu_kernel]
+#[allow(non_snake_case)]
+pub fn own_names_like_intrinsics(out: &mut [u32], warpSize: u32) {
+    let i = grid(1);
+    let lane_id = (i as u32) % warpSize;
+    let activemask = lane_id + 1;
+    if i < out.len() {
+        out[i] = lane_id * 10 + activemask;
+    }
+}
+
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
         &int_methods_u8::KERNEL,
@@ -135,6 +149,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &int_methods_i32::KERNEL,
         &int_methods_i64::KERNEL,
         &int_methods_forms::KERNEL,
+        &own_names_like_intrinsics::KERNEL,
         // Divides by zero on purpose: compiled (NVRTC, the host C), never
         // run as C on the host.
         &int_methods_faults::KERNEL,
