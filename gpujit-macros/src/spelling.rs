@@ -171,7 +171,7 @@ fn from_record(e: &SExpr, rec: &'static table::Name, origin: Origin, shown: &str
 
 /// An argument as a template's `$k` uses it: `&x[i]` (as `__ldg` takes it)
 /// is `x[i]`.
-fn template_arg<'a>(a: &'a SExpr) -> &'a SExpr {
+fn template_arg(a: &SExpr) -> &SExpr {
     match strip(a) {
         SExpr::Reference(r) => &r.expr,
         other => other,
