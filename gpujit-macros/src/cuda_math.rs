@@ -48,6 +48,17 @@ pub fn call(
         MathFn::RotateRight => Some("gj_rotate_right"),
         MathFn::SwapBytes => Some("gj_swap_bytes"),
         MathFn::IsPowerOfTwo => Some("gj_is_power_of_two"),
+        MathFn::DivCeil => Some("gj_div_ceil"),
+        MathFn::NextMultipleOf => Some("gj_next_multiple_of"),
+        MathFn::NextPowerOfTwo => Some("gj_next_power_of_two"),
+        MathFn::Isqrt => Some("gj_isqrt"),
+        MathFn::Ilog => Some("gj_ilog"),
+        MathFn::Ilog2 => Some("gj_ilog2"),
+        MathFn::Ilog10 => Some("gj_ilog10"),
+        MathFn::SaturatingMul => Some("gj_saturating_mul"),
+        MathFn::UnsignedAbs => Some("gj_unsigned_abs"),
+        MathFn::LeadingOnes => Some("gj_leading_ones"),
+        MathFn::TrailingOnes => Some("gj_trailing_ones"),
         _ => None,
     };
     let t = match &recv {
@@ -56,7 +67,7 @@ pub fn call(
     };
     if let Some(h) = helper {
         helpers.insert(h);
-        if f == MathFn::AbsDiff {
+        if matches!(f, MathFn::AbsDiff | MathFn::UnsignedAbs) {
             let u = result.map_or(t, |s| s.c_name());
             return Some(format!("{h}<{t}, {u}>({joined})"));
         }
@@ -168,6 +179,17 @@ mod tests {
             "gj_pow",
             "gj_is_power_of_two",
             "gj_swap_bytes",
+            "gj_div_ceil",
+            "gj_next_multiple_of",
+            "gj_next_power_of_two",
+            "gj_isqrt",
+            "gj_ilog",
+            "gj_ilog2",
+            "gj_ilog10",
+            "gj_saturating_mul",
+            "gj_unsigned_abs",
+            "gj_leading_ones",
+            "gj_trailing_ones",
         ] {
             let src = helper_source(h).unwrap();
             assert!(src.contains(&format!(" {h}(")), "{h}: {src}");

@@ -315,7 +315,14 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
 pub fn gpu_device_impl(attr: proc_macro::TokenStream, item: proc_macro::TokenStream) -> proc_macro::TokenStream {
     let attr = TokenStream::from(attr);
     let item2 = TokenStream::from(item);
-    let func: syn::ItemFn = match syn::parse2(item2.clone()) {
+    // Numba's `cuda.const.array_like(A)` does not parse (`const` is a
+    // keyword): read as `cuda.r#const.array_like(A)`, which lowering reports.
+    let parsed = syn::parse2(item2.clone()).or_else(|e| {
+        crate::spelling::raw_const(&item2)
+            .and_then(|t| syn::parse2(t).ok())
+            .ok_or(e)
+    });
+    let func: syn::ItemFn = match parsed {
         Ok(f) => f,
         Err(e) => {
             let mut out =
@@ -329,6 +336,12 @@ pub fn gpu_device_impl(attr: proc_macro::TokenStream, item: proc_macro::TokenStr
         out.extend(syn::Error::new_spanned(&attr, "#[gpu_device] takes no arguments").to_compile_error());
         return out.into();
     }
+    // A name kernels read as a CUDA or Numba intrinsic (`shfl_down_sync`,
+    // `__popc`): a kernel's call would never reach the function.
+    if let Some(e) = crate::spelling::reserved_device_name(&func.sig.ident) {
+        out.extend(e.to_compile_error());
+        return out.into();
+    }
     match crate::lower::lower_device(&func) {
         Ok(k) => out.extend(expand(&func, &k)),
         Err(e) => out.extend(e.to_compile_error()),
@@ -340,7 +353,7 @@ pub fn gpu_device_impl(attr: proc_macro::TokenStream, item: proc_macro::TokenStr
 /// rewritten as the kernel's type-checked copy is (`grid(2)` → `grid2()`),
 /// with the intrinsic stubs in scope.
 fn host_fn(func: &syn::ItemFn) -> TokenStream {
-    let copy = crate::typecheck::typecheck_copy(func);
+    let copy = crate::typecheck::typecheck_copy(func, &crate::lower::StandIns::default());
     // The copy is `const _: () = { use ...; fn f .. };`: take its `fn`.
     let rewritten = syn::parse2::<syn::ItemConst>(copy).ok().and_then(|c| match *c.expr {
         syn::Expr::Block(b) => b.block.stmts.into_iter().find_map(|s| match s {

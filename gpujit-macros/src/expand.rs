@@ -203,9 +203,6 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     // Launch.
     let pnames: Vec<_> = k.params.iter().map(|p| ident(&p.name)).collect();
     let ptypes: Vec<_> = k.params.iter().map(launch_type).collect();
-    // The launch macro's closure names its parameters itself: the user's names
-    // would draw `non_snake_case` warnings at every launch.
-    let closure_args: Vec<_> = (0..k.params.len()).map(|i| format_ident!("gj_p{}", i)).collect();
     let wrap = k.params.iter().map(|p| {
         let n = ident(&p.name);
         match p.kind {
@@ -218,22 +215,6 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let param_defs = k.params.iter().map(param_def);
     let sig_doc = signature_doc(k);
 
-    // A crate-unique name for the exported launch macro.
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    quote!(#item).to_string().hash(&mut hasher);
-    let serial = EXPANSIONS.fetch_add(1, Ordering::Relaxed);
-    let macro_name = format_ident!(
-        "__gpujit_launch_{}_{:x}_{}",
-        name,
-        hasher.finish() & 0xffff_ffff,
-        serial
-    );
-    let launch_doc = format!(
-        "Launches the kernel `{kernel_name}` mirroring Numba's `{kernel_name}[grid, block](...)`: `{kernel_name}![grid, block](args)`.\n\n\
-         `grid` (blocks) and `block` (threads per block) are an integer, a 2- or 3-tuple of integers, or a `gpujit::Dim3`. \
-         Returns `Result<(), gpujit::Error>`.\n\n{sig_doc}"
-    );
-
     // Examples name the module as Rust spells it (`r#fn`) and the CUDA entry as C does.
     let rust_name = name.to_string();
     let call_args = example_args(k);
@@ -242,7 +223,6 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     } else {
         format!(", {call_args}")
     };
-    let ex_macro = example_doc(&format!("{rust_name}![blocks, threads]({call_args})?;"));
     let ex_launch = example_doc(&format!("{rust_name}::launch(blocks, threads{comma_args})?;"));
     let ex_launch_on = example_doc(&format!(
         "let stream = gpujit::stream()?;\n{rust_name}::launch_on(&stream, blocks, threads{comma_args})?;\nstream.synchronize()?;"
@@ -264,50 +244,11 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
         "let r = {rust_name}::resources_for((8, 0))?; // sm_80 (A100)\nprintln!(\"{{}} registers per thread\", r.registers);"
     ));
 
-    let shared_mem_msg = format!(
-        "a dynamic shared-memory size (the 4th launch argument, Numba's `{kernel_name}[grid, block, stream, shared_mem]`) is not supported yet; size shared arrays at compile time with `shared_array::<[T; N]>()` and launch with `{kernel_name}![grid, block, &stream](...)`"
-    );
-    let usage_msg = format!(
-        "launch `{kernel_name}` as `{kernel_name}![grid, block](args)` or `{kernel_name}![grid, block, &stream](args)`"
-    );
-
+    let launch_macro = launch_macro(item, k);
     quote! {
         #typecheck
 
-        // `macro_export` puts the macro at the crate root, also for a kernel in
-        // a fn body (rustc's `non_local_definitions`): harmless, since its
-        // name is unique and only the `use` below names it.
-        #[doc(hidden)]
-        #[macro_export]
-        #[allow(non_local_definitions)]
-        macro_rules! #macro_name {
-            ($grid:expr, $block:expr $(,)?) => {{
-                let gj_grid = $grid;
-                let gj_block = $block;
-                move |#(#closure_args: #ptypes),*| -> ::core::result::Result<(), ::gpujit::Error> {
-                    #name::launch(gj_grid, gj_block, #(#closure_args),*)
-                }
-            }};
-            ($grid:expr, $block:expr, $stream:expr $(,)?) => {{
-                let gj_grid = $grid;
-                let gj_block = $block;
-                let gj_stream: &::gpujit::Stream = $stream;
-                move |#(#pnames: #ptypes),*| -> ::core::result::Result<(), ::gpujit::Error> {
-                    #name::launch_on(gj_stream, gj_grid, gj_block, #(#pnames),*)
-                }
-            }};
-            ($grid:expr, $block:expr, $stream:expr, $shared_mem:expr $(,)?) => {
-                ::core::compile_error!(#shared_mem_msg)
-            };
-            ($($other:tt)*) => {
-                ::core::compile_error!(#usage_msg)
-            };
-        }
-
-        #[doc = #launch_doc]
-        #[cfg_attr(not(doctest), doc = #ex_macro)]
-        #[allow(unused_imports)]
-        #vis use #macro_name as #name;
+        #launch_macro
 
         #(#docs)*
         #[doc = ""]
@@ -476,6 +417,150 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 gj_launch.#run(gj_shared, &|#blk: &::gpujit::__private::Block<'_>| {
                     #body
                 })
+            }
+        }
+    }
+}
+
+/// The `name![grid, block](args)` launch macro (exported under a
+/// crate-unique name and `use`d as the kernel's name); it calls
+/// `name::launch` and `name::launch_on`.
+fn launch_macro(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let kernel_name = &k.name;
+    let pnames: Vec<_> = k.params.iter().map(|p| ident(&p.name)).collect();
+    let ptypes: Vec<_> = k.params.iter().map(launch_type).collect();
+    // The launch macro's closure names its parameters itself: the user's names
+    // would draw `non_snake_case` warnings at every launch.
+    let closure_args: Vec<_> = (0..k.params.len()).map(|i| format_ident!("gj_p{}", i)).collect();
+    // A crate-unique name for the exported launch macro.
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    quote!(#item).to_string().hash(&mut hasher);
+    let serial = EXPANSIONS.fetch_add(1, Ordering::Relaxed);
+    let macro_name = format_ident!(
+        "__gpujit_launch_{}_{:x}_{}",
+        name,
+        hasher.finish() & 0xffff_ffff,
+        serial
+    );
+    let sig_doc = signature_doc(k);
+    let launch_doc = format!(
+        "Launches the kernel `{kernel_name}` mirroring Numba's `{kernel_name}[grid, block](...)`: `{kernel_name}![grid, block](args)`.\n\n\
+         `grid` (blocks) and `block` (threads per block) are an integer, a 2- or 3-tuple of integers, or a `gpujit::Dim3`. \
+         Returns `Result<(), gpujit::Error>`.\n\n{sig_doc}"
+    );
+    let ex_macro = example_doc(&format!("{name}![blocks, threads]({})?;", example_args(k)));
+    let shared_mem_msg = format!(
+        "a dynamic shared-memory size (the 4th launch argument, Numba's `{kernel_name}[grid, block, stream, shared_mem]`) is not supported yet; size shared arrays at compile time with `shared_array::<[T; N]>()` and launch with `{kernel_name}![grid, block, &stream](...)`"
+    );
+    let usage_msg = format!(
+        "launch `{kernel_name}` as `{kernel_name}![grid, block](args)` or `{kernel_name}![grid, block, &stream](args)`"
+    );
+    quote! {
+        // `macro_export` puts the macro at the crate root, also for a kernel in
+        // a fn body (rustc's `non_local_definitions`): harmless, since its
+        // name is unique and only the `use` below names it.
+        #[doc(hidden)]
+        #[macro_export]
+        #[allow(non_local_definitions)]
+        macro_rules! #macro_name {
+            ($grid:expr, $block:expr $(,)?) => {{
+                let gj_grid = $grid;
+                let gj_block = $block;
+                move |#(#closure_args: #ptypes),*| -> ::core::result::Result<(), ::gpujit::Error> {
+                    #name::launch(gj_grid, gj_block, #(#closure_args),*)
+                }
+            }};
+            ($grid:expr, $block:expr, $stream:expr $(,)?) => {{
+                let gj_grid = $grid;
+                let gj_block = $block;
+                let gj_stream: &::gpujit::Stream = $stream;
+                move |#(#pnames: #ptypes),*| -> ::core::result::Result<(), ::gpujit::Error> {
+                    #name::launch_on(gj_stream, gj_grid, gj_block, #(#pnames),*)
+                }
+            }};
+            ($grid:expr, $block:expr, $stream:expr, $shared_mem:expr $(,)?) => {
+                ::core::compile_error!(#shared_mem_msg)
+            };
+            ($($other:tt)*) => {
+                ::core::compile_error!(#usage_msg)
+            };
+        }
+
+        #[doc = #launch_doc]
+        #[cfg_attr(not(doctest), doc = #ex_macro)]
+        #[allow(unused_imports)]
+        #vis use #macro_name as #name;
+    }
+}
+
+/// For a kernel whose body gpujit refused (its signature is fine): the
+/// launch macro and a module with `launch`, `launch_on` and the source
+/// functions, which never run (the crate does not compile), so that the
+/// kernel's launches and uses add no "cannot find macro" of their own.
+pub fn stand_in(item: &syn::ItemFn, params: Vec<Param>) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let k = Kernel {
+        entry: String::new(),
+        name: crate::names::key(name),
+        params,
+        locals: Vec::new(),
+        shared: Vec::new(),
+        local_arrays: Vec::new(),
+        extern_consts: Vec::new(),
+        body_consts: Vec::new(),
+        body: Block {
+            stmts: Vec::new(),
+            tail: None,
+        },
+        uses_barrier: false,
+        callees: Vec::new(),
+        ret: None,
+    };
+    let launch_macro = launch_macro(item, &k);
+    let pnames: Vec<_> = k.params.iter().map(|p| ident(&p.name)).collect();
+    let ptypes: Vec<_> = k.params.iter().map(launch_type).collect();
+    let never = quote! { ::core::unreachable!("the kernel has compile errors") };
+    quote! {
+        #launch_macro
+
+        #[doc(hidden)]
+        #[allow(non_snake_case, unused_variables, clippy::all)]
+        #vis mod #name {
+            pub fn launch(
+                grid: impl ::gpujit::IntoDim3,
+                block: impl ::gpujit::IntoDim3,
+                #(#pnames: #ptypes),*
+            ) -> ::gpujit::Result<()> {
+                #never
+            }
+            pub fn launch_on(
+                stream: &::gpujit::Stream,
+                grid: impl ::gpujit::IntoDim3,
+                block: impl ::gpujit::IntoDim3,
+                #(#pnames: #ptypes),*
+            ) -> ::gpujit::Result<()> {
+                #never
+            }
+            pub fn cuda_source() -> &'static str {
+                #never
+            }
+            pub fn nvrtc_source() -> &'static str {
+                #never
+            }
+            pub fn ptx() -> ::gpujit::Result<::gpujit::nvrtc::Ptx> {
+                #never
+            }
+            pub fn ptx_for(arch: (u32, u32)) -> ::gpujit::Result<::gpujit::nvrtc::Ptx> {
+                #never
+            }
+            pub fn resources() -> ::gpujit::Result<::gpujit::nvrtc::Resources> {
+                #never
+            }
+            pub fn resources_for(arch: (u32, u32)) -> ::gpujit::Result<::gpujit::nvrtc::Resources> {
+                #never
             }
         }
     }

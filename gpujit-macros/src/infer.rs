@@ -139,6 +139,18 @@ impl Infer {
         }
     }
 
+    /// The kind of literal an unbound variable holds (`None` for a bound
+    /// or `Any` one).
+    pub fn var_kind(&self, ty: Ty) -> Option<VarKind> {
+        match self.shallow(ty) {
+            Ty::Var(v) => match self.kind(v) {
+                VarKind::Any => None,
+                k => Some(k),
+            },
+            _ => None,
+        }
+    }
+
     /// Requires `ty` to be an integer or float (not yet known which is fine).
     pub fn require_kind(&mut self, ty: Ty, kind: VarKind) -> Result<(), String> {
         let probe = self.fresh(kind);

@@ -21,6 +21,7 @@ mod effects;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;
+mod foreign_names;
 mod infer;
 mod lower;
 mod model;
@@ -66,7 +67,11 @@ pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
 fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
     let attr = proc_macro2::TokenStream::from(attr);
     let item2 = proc_macro2::TokenStream::from(item.clone());
-    let func: syn::ItemFn = match syn::parse2(item2.clone()) {
+    // Numba's `cuda.const.array_like(A)` does not parse (`const` is a
+    // keyword): read as `cuda.r#const.array_like(A)`, which lowering reports.
+    let parsed =
+        syn::parse2(item2.clone()).or_else(|e| spelling::raw_const(&item2).and_then(|t| syn::parse2(t).ok()).ok_or(e));
+    let func: syn::ItemFn = match parsed {
         Ok(f) => f,
         Err(e) => {
             let mut out =
@@ -75,7 +80,6 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
             return out.into();
         }
     };
-    let typecheck = typecheck::typecheck_copy(&func);
     let mut errors = Vec::new();
     if attr.to_string().trim() == "device" {
         // One error: the function is not a kernel, so nothing else applies.
@@ -100,13 +104,26 @@ fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
             ),
         ));
     }
-    match lower::lower_kernel(&func) {
+    let mut stand_ins = lower::StandIns::default();
+    let lowered = lower::lower_kernel(&func, &mut stand_ins);
+    // rustc's copy, with stand-ins where gpujit reported a mistake.
+    let typecheck = typecheck::typecheck_copy(&func, &stand_ins);
+    match lowered {
         Ok(kernel) if errors.is_empty() => expand::expand(&func, &kernel, typecheck).into(),
         result => {
+            let body_failed = result.is_err();
             if let Err(e) = result {
                 errors.push(e);
             }
             let mut out = typecheck;
+            // A kernel whose body failed but whose signature and name are
+            // fine keeps its launch macro and module, so that its launches
+            // report nothing more.
+            if body_failed && errors.len() == 1 && !names::is_prelude_macro(&name) {
+                if let Some(params) = lower::kernel_params(&func) {
+                    out.extend(expand::stand_in(&func, params));
+                }
+            }
             for e in errors {
                 out.extend(e.to_compile_error());
             }

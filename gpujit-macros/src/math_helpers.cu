@@ -172,6 +172,124 @@ template <class T> static __device__ __forceinline__ T gj_swap_bytes(T x) {
 template <class T> static __device__ __forceinline__ bool gj_is_power_of_two(T x) {
     return x != (T)0 && (T)(x & (T)(x - 1)) == (T)0;
 }
+// @gj_div_ceil
+// `a.div_ceil(b)` (unsigned types); b == 0 gives an unspecified value, as `/`
+// does (the CPU backend reports a fault).
+template <class T> static __device__ __forceinline__ T gj_div_ceil(T a, T b) {
+    const T q = (T)(a / b);
+    return (T)(a % b) != (T)0 ? (T)(q + (T)1) : q;
+}
+// @gj_next_multiple_of
+// `a.next_multiple_of(b)` (unsigned types), wrapping on overflow as the
+// kernel's `+` does; b == 0 as `%`.
+template <class T> static __device__ __forceinline__ T gj_next_multiple_of(T a, T b) {
+    const T r = (T)(a % b);
+    return r == (T)0 ? a : (T)(a + (T)(b - r));
+}
+// @gj_next_power_of_two
+// `x.next_power_of_two()` (unsigned types): 1 for 0 and 1; 0 where the power
+// does not fit (Rust's release-mode result).
+template <class T> static __device__ __forceinline__ T gj_next_power_of_two(T x) {
+    if (x <= (T)1) return (T)1;
+    const unsigned int p = 64u - (unsigned int)__clzll((long long)(unsigned long long)(T)(x - (T)1));
+    return p >= 8u * (unsigned int)sizeof(T) ? (T)0 : (T)(1ull << p);
+}
+// @gj_isqrt
+// `x.isqrt()`: the double square root (within one of the answer), then
+// corrected with divisions, which cannot overflow; a negative x gives an
+// unspecified value (0; the CPU backend reports a fault).
+template <class T> static __device__ __forceinline__ T gj_isqrt(T x) {
+    if constexpr ((T)-1 < (T)0) {
+        if (x < (T)0) return (T)0;
+    }
+    if (x == (T)0) return (T)0;
+    const unsigned long long v = (unsigned long long)x;
+    unsigned long long r = (unsigned long long)sqrt((double)v);
+    while (r > v / r) r--;
+    while (r + 1ull <= v / (r + 1ull)) r++;
+    return (T)r;
+}
+// @gj_ilog
+// `x.ilog(b)`: the number of divisions by b that leave a value >= 1; x <= 0
+// or b < 2 give an unspecified value (0; the CPU backend reports a fault).
+template <class T> static __device__ __forceinline__ unsigned int gj_ilog(T x, T b) {
+    if constexpr ((T)-1 < (T)0) {
+        if (x < (T)0) return 0u;
+    }
+    if (x == (T)0 || b < (T)2) return 0u;
+    unsigned long long v = (unsigned long long)x;
+    const unsigned long long base = (unsigned long long)b;
+    unsigned int n = 0u;
+    while (v >= base) {
+        v /= base;
+        n++;
+    }
+    return n;
+}
+// @gj_ilog2
+// `x.ilog2()`: the index of the highest set bit; x <= 0 as `gj_ilog`.
+template <class T> static __device__ __forceinline__ unsigned int gj_ilog2(T x) {
+    if constexpr ((T)-1 < (T)0) {
+        if (x < (T)0) return 0u;
+    }
+    if (x == (T)0) return 0u;
+    return 63u - (unsigned int)__clzll((long long)(unsigned long long)x);
+}
+// @gj_ilog10
+// `x.ilog10()`: x <= 0 as `gj_ilog`.
+template <class T> static __device__ __forceinline__ unsigned int gj_ilog10(T x) {
+    if constexpr ((T)-1 < (T)0) {
+        if (x < (T)0) return 0u;
+    }
+    if (x == (T)0) return 0u;
+    unsigned long long v = (unsigned long long)x;
+    unsigned int n = 0u;
+    while (v >= 10ull) {
+        v /= 10ull;
+        n++;
+    }
+    return n;
+}
+// @gj_saturating_mul
+// `a.saturating_mul(b)`: the magnitudes' product in 64-bit unsigned
+// arithmetic, compared with the limit by division (which cannot overflow).
+template <class T> static __device__ __forceinline__ T gj_saturating_mul(T a, T b) {
+    if constexpr ((T)-1 < (T)0) {
+        const T mx = (T)(~0ull >> (65 - 8 * sizeof(T))), mn = (T)(-mx - 1);
+        if (a == (T)0 || b == (T)0) return (T)0;
+        const bool neg = (a < (T)0) != (b < (T)0);
+        const unsigned long long ua = a < (T)0 ? 0ull - (unsigned long long)a : (unsigned long long)a;
+        const unsigned long long ub = b < (T)0 ? 0ull - (unsigned long long)b : (unsigned long long)b;
+        const unsigned long long limit = neg ? (unsigned long long)mx + 1ull : (unsigned long long)mx;
+        if (ua > limit / ub) return neg ? mn : mx;
+        const unsigned long long p = ua * ub;
+        return neg ? (T)(0ull - p) : (T)p;
+    } else {
+        const T mx = (T)~(T)0;
+        if (a != (T)0 && (unsigned long long)b > (unsigned long long)mx / (unsigned long long)a) return mx;
+        return (T)((unsigned long long)a * (unsigned long long)b);
+    }
+}
+// @gj_unsigned_abs
+// `x.unsigned_abs()` (signed types): `U` is the unsigned type of `T`'s width.
+template <class T, class U> static __device__ __forceinline__ U gj_unsigned_abs(T x) {
+    return x < (T)0 ? (U)(0ull - (unsigned long long)x) : (U)x;
+}
+// @gj_leading_ones
+template <class T> static __device__ __forceinline__ unsigned int gj_leading_ones(T x) {
+    if constexpr (sizeof(T) == 8) return (unsigned int)__clzll((long long)~(unsigned long long)x);
+    else return (unsigned int)__clz((int)(~(unsigned int)x & (0xffffffffu >> (32 - 8 * sizeof(T))))) - (unsigned int)(32 - 8 * sizeof(T));
+}
+// @gj_trailing_ones
+template <class T> static __device__ __forceinline__ unsigned int gj_trailing_ones(T x) {
+    if constexpr (sizeof(T) == 8) {
+        const unsigned long long v = ~(unsigned long long)x;
+        return v == 0ull ? 64u : (unsigned int)__ffsll((long long)v) - 1u;
+    } else {
+        const unsigned int v = ~(unsigned int)x & (0xffffffffu >> (32 - 8 * sizeof(T)));
+        return v == 0u ? (unsigned int)(8 * sizeof(T)) : (unsigned int)__ffs((int)v) - 1u;
+    }
+}
 // @gj_asinh
 // Rust's `asinh` (its own formula, not libm's: `f32::MAX.asinh()` is inf in
 // Rust, where `asinhf` gives 89.4), so that both backends agree.

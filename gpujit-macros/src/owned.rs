@@ -177,7 +177,7 @@ mod tests {
 
     fn owned_of(src: &str) -> Vec<bool> {
         let f: syn::ItemFn = syn::parse_str(src).expect("test kernel parses");
-        let k = crate::lower::lower_kernel(&f).expect("test kernel lowers");
+        let k = crate::lower::lower_kernel(&f, &mut Default::default()).expect("test kernel lowers");
         owned_params(&k)
     }
 

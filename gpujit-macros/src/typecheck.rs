@@ -62,33 +62,23 @@ fn even_out(a: &mut syn::ExprArray) {
 const STD_NUMERIC_METHODS: &[&str] = &[
     "abs_sub",
     "classify",
-    "div_ceil",
     "from_bits",
-    "ilog",
-    "ilog10",
-    "ilog2",
     "is_negative",
     "is_normal",
     "is_positive",
     "is_sign_negative",
     "is_sign_positive",
     "is_subnormal",
-    "isqrt",
-    "leading_ones",
     "log",
     "maximum",
     "midpoint",
     "minimum",
     "next_down",
-    "next_multiple_of",
-    "next_power_of_two",
     "next_up",
     "round_ties_even",
     "sin_cos",
     "to_bits",
     "total_cmp",
-    "trailing_ones",
-    "unsigned_abs",
     "is_multiple_of",
     "to_be",
     "to_le",
@@ -118,9 +108,65 @@ fn is_typo_of_kernel_method(name: &str) -> bool {
     !known && crate::model::MathFn::all_names().any(|n| strsim::jaro_winkler(name, n) > 0.85)
 }
 
+/// Replaces, in `copy` (a clone of `item`), the expressions that
+/// `stand_ins` names by their address in `item`: both trees are walked in
+/// the same order, so the n-th expression of one is the n-th of the other.
+/// A node is replaced after its children are walked, so the count stays
+/// the same in both.
+fn apply_stand_ins(item: &syn::ItemFn, copy: &mut syn::ItemFn, stand_ins: &crate::lower::StandIns) {
+    use std::collections::HashMap;
+    use syn::visit::Visit;
+    use syn::visit_mut::VisitMut;
+    if stand_ins.0.is_empty() {
+        return;
+    }
+    struct Number<'a> {
+        count: usize,
+        wanted: HashMap<usize, &'a TokenStream>,
+        found: HashMap<usize, &'a TokenStream>,
+    }
+    impl<'ast> Visit<'ast> for Number<'_> {
+        fn visit_expr(&mut self, e: &'ast SExpr) {
+            self.count += 1;
+            if let Some(t) = self.wanted.get(&(e as *const SExpr as usize)) {
+                self.found.insert(self.count, t);
+            }
+            crate::deep(|| syn::visit::visit_expr(self, e));
+        }
+    }
+    struct Replace<'a> {
+        count: usize,
+        found: HashMap<usize, &'a TokenStream>,
+    }
+    impl VisitMut for Replace<'_> {
+        fn visit_expr_mut(&mut self, e: &mut SExpr) {
+            self.count += 1;
+            let me = self.count;
+            crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
+            if let Some(t) = self.found.get(&me) {
+                if let Ok(new) = syn::parse2::<SExpr>((*t).clone()) {
+                    *e = new;
+                }
+            }
+        }
+    }
+    let mut number = Number {
+        count: 0,
+        wanted: stand_ins.0.iter().map(|(a, t)| (*a, t)).collect(),
+        found: HashMap::new(),
+    };
+    number.visit_item_fn(item);
+    Replace {
+        count: 0,
+        found: number.found,
+    }
+    .visit_item_fn_mut(copy);
+}
+
 /// The rewritten copy rustc type-checks: the user's body against the
-/// signatures in `gpujit::kernel::typecheck` (`grid(2)` becomes `grid2()`).
-pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
+/// signatures in `gpujit::kernel::typecheck` (`grid(2)` becomes `grid2()`),
+/// with `stand_ins` (see `lower::StandIns`) in place of what gpujit reported.
+pub fn typecheck_copy(item: &syn::ItemFn, stand_ins: &crate::lower::StandIns) -> TokenStream {
     use syn::visit_mut::VisitMut;
     /// The names the function binds (parameters, `let`s, loop variables).
     struct Bound(std::collections::HashSet<String>);
@@ -218,6 +264,7 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
         }
     }
     let mut copy = item.clone();
+    apply_stand_ins(item, &mut copy, stand_ins);
     copy.attrs.retain(|a| !a.path().is_ident("doc"));
     // `ArrayViewMutN` is written through `IndexMut`, which needs a `mut` binding.
     for input in &mut copy.sig.inputs {
@@ -235,7 +282,7 @@ pub fn typecheck_copy(item: &syn::ItemFn) -> TokenStream {
     bound.visit_item_fn_mut(&mut copy.clone());
     Rewrite(bound.0).visit_item_fn_mut(&mut copy);
     quote::quote! {
-        #[allow(unused, clippy::all, non_snake_case, unreachable_code, const_item_mutation)]
+        #[allow(unused, clippy::all, non_snake_case, unreachable_code, const_item_mutation, unstable_name_collisions)]
         const _: () = {
             use ::gpujit::__private::typecheck::*;
             #copy

@@ -226,10 +226,24 @@ pub use typecheck::{
 pub mod typecheck {
     pub use super::{ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3};
     use crate::cpu::Idx3;
-    pub use crate::typecheck_methods::{FloatMethodsOnIntegers, IntMethodsOnFloats};
+    pub use crate::typecheck_methods::{
+        FloatMethodsOnIntegers, IntMethodsOnFloats, SignedMethodsOnUnsigned, UnsignedMethodsOnSigned,
+    };
     use std::marker::PhantomData;
 
     const ONLY_IN_KERNELS: &str = "gpujit kernel intrinsics run only inside #[gpu_kernel] functions";
+
+    /// What rustc's copy of a kernel sees for CUDA's and Numba's
+    /// `this_grid()`, which gpujit reports as not supported yet: a value with
+    /// the `.sync()` a use of it calls, so that rustc adds no error.
+    #[doc(hidden)]
+    pub struct GridGroup;
+    impl GridGroup {
+        #[doc(hidden)]
+        pub fn sync(&self) {
+            unreachable!("{}", ONLY_IN_KERNELS)
+        }
+    }
 
     /// See [`crate::kernel::ArrayView2`].
     pub struct ArrayView<'a, T, const N: usize>(PhantomData<&'a [T]>);

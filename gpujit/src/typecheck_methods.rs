@@ -58,6 +58,27 @@ stand_ins! {
         reverse_bits() -> Self; rotate_left(n: u32) -> Self; rotate_right(n: u32) -> Self;
         swap_bytes() -> Self; is_power_of_two() -> bool; wrapping_add(o: Self) -> Self;
         wrapping_sub(o: Self) -> Self; wrapping_mul(o: Self) -> Self; wrapping_neg() -> Self;
-        wrapping_shl(n: u32) -> Self; wrapping_shr(n: u32) -> Self;
+        wrapping_shl(n: u32) -> Self; wrapping_shr(n: u32) -> Self; wrapping_div(o: Self) -> Self;
+        wrapping_rem(o: Self) -> Self; div_ceil(o: Self) -> Self; next_multiple_of(o: Self) -> Self;
+        next_power_of_two() -> Self; isqrt() -> Self; ilog(b: Self) -> u32; ilog2() -> u32; ilog10() -> u32;
+        saturating_mul(o: Self) -> Self; unsigned_abs() -> Self; leading_ones() -> u32; trailing_ones() -> u32;
+    }
+}
+
+stand_ins! {
+    /// The methods stable Rust has on the unsigned types only, on the signed
+    /// ones (Rust's own signed `div_ceil` and `next_multiple_of` are unstable:
+    /// these stand-ins win over them, with the `unstable_name_collisions` lint
+    /// allowed in the copy).
+    UnsignedMethodsOnSigned for i8 => i8, i16 => i16, i32 => i32, i64 => i64 {
+        is_power_of_two() -> bool; div_ceil(o: Self) -> Self; next_multiple_of(o: Self) -> Self;
+        next_power_of_two() -> Self;
+    }
+}
+
+stand_ins! {
+    /// `unsigned_abs` (a signed types' method) on the unsigned types.
+    SignedMethodsOnUnsigned for u8 => u8, u16 => u16, u32 => u32, u64 => u64, usize => usize {
+        unsigned_abs() -> Self;
     }
 }

@@ -53,6 +53,7 @@ mod atomics;
 mod control;
 mod cxx;
 mod harness;
+mod int_methods;
 mod math;
 mod memory;
 mod programs;
@@ -63,6 +64,7 @@ use atomics::*;
 use control::*;
 use cxx::*;
 use harness::*;
+use int_methods::*;
 use math::*;
 use memory::*;
 use programs::*;
@@ -85,6 +87,7 @@ fn main() -> std::process::ExitCode {
             include_str!("adversarial.rs"),
             include_str!("math.rs"),
             include_str!("atomics.rs"),
+            include_str!("int_methods.rs"),
         ]
         .concat(),
         cases![
@@ -99,6 +102,7 @@ fn main() -> std::process::ExitCode {
             cxx => adversarial_kernels_agree,
             cxx => powi_matches_rust_for_any_exponent,
             cxx => math_library_agrees,
+            cxx => int_methods_agree,
             cxx => a_zero_step_traps_where_the_cpu_backend_faults,
             cxx => atomics_and_fences_agree,
             cxx => local_and_const_arrays_agree,

@@ -10,6 +10,7 @@ pub mod adversarial;
 pub mod atomics;
 pub mod control;
 pub mod fixed_arrays;
+pub mod int_methods;
 pub mod math;
 pub mod naming;
 pub mod order;
@@ -1008,6 +1009,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     all.extend(adversarial::all());
     all.extend(atomics::all());
     all.extend(math::all());
+    all.extend(int_methods::all());
     all.extend(control::all());
     all.extend(fixed_arrays::all());
     all.extend(types::all());

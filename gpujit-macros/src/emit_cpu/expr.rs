@@ -168,12 +168,20 @@ impl Emitter<'_> {
                 if *f == MathFn::Abs && !matches!(e.ty, Ty::Scalar(_)) {
                     return quote! { #t.arith_abs(#recv) };
                 }
-                // `clamp` and the Euclidean division report a fault where
-                // Rust's methods would panic; `pow` wraps.
+                // `clamp`, the Euclidean and rounding divisions, `isqrt` and
+                // the logarithms report a fault where Rust's methods would
+                // panic; `pow` and `next_power_of_two` wrap.
                 let name = match f {
                     MathFn::Clamp => return quote! { #t.clamp(#recv, #(#rest),*) },
                     MathFn::DivEuclid => return quote! { #t.div_euclid(#recv, #(#rest),*) },
                     MathFn::RemEuclid => return quote! { #t.rem_euclid(#recv, #(#rest),*) },
+                    MathFn::DivCeil => return quote! { #t.div_ceil(#recv, #(#rest),*) },
+                    MathFn::NextMultipleOf => return quote! { #t.next_multiple_of(#recv, #(#rest),*) },
+                    MathFn::Isqrt => return quote! { #t.isqrt(#recv) },
+                    MathFn::Ilog => return quote! { #t.ilog(#recv, #(#rest),*) },
+                    MathFn::Ilog2 => return quote! { #t.ilog2(#recv) },
+                    MathFn::Ilog10 => return quote! { #t.ilog10(#recv) },
+                    MathFn::NextPowerOfTwo => return quote! { (#recv).checked_next_power_of_two().unwrap_or(0) },
                     MathFn::Abs if int => ident("wrapping_abs"),
                     MathFn::Pow => ident("wrapping_pow"),
                     _ => ident(f.rust_name()),

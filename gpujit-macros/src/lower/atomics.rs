@@ -153,7 +153,7 @@ impl Lower {
             .iter()
             .map(|a| {
                 let x = self.expr(a);
-                self.unify_at(x.span, x.ty, ty);
+                self.expect(a, &x, ty);
                 x
             })
             .collect();

@@ -27,7 +27,7 @@ impl Lower {
             return;
         };
         let value = self.expr(&c.expr);
-        self.unify_at(c.expr.span(), value.ty, Ty::Scalar(ty));
+        self.expect(&c.expr, &value, Ty::Scalar(ty));
         let name = self.unique_name(&names::key(&c.ident));
         self.body_consts.push(BodyConst {
             name,

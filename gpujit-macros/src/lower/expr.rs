@@ -109,22 +109,33 @@ impl Lower {
                 };
                 let ty = match op {
                     BinOp::Shl | BinOp::Shr => {
-                        if let Err(m) = self.infer.require_kind(r.ty, VarKind::Int) {
-                            self.errors.push(err(r.span, m));
-                        }
+                        let int = self.infer.fresh(VarKind::Int);
+                        self.expect(&b.right, &r, int);
                         l.ty
                     }
                     BinOp::And | BinOp::Or => {
-                        self.unify_at(l.span, l.ty, Ty::Scalar(Scalar::Bool));
-                        self.unify_at(r.span, r.ty, Ty::Scalar(Scalar::Bool));
+                        self.expect(&b.left, &l, Ty::Scalar(Scalar::Bool));
+                        self.expect(&b.right, &r, Ty::Scalar(Scalar::Bool));
                         Ty::Scalar(Scalar::Bool)
                     }
                     _ => {
-                        self.unify_at(span, l.ty, r.ty);
+                        // The operand that does not fit is the one reported:
+                        // a literal or a local of literal type against a
+                        // typed value (`2 * x`), else the right one (`x * 2`).
+                        // The result has the type of the operand that is
+                        // not reported, so that its use reports nothing more.
+                        let (lt, rt) = (self.infer.shallow(l.ty), self.infer.shallow(r.ty));
+                        let typed = if matches!(lt, Ty::Var(_)) && !matches!(rt, Ty::Var(_)) {
+                            self.expect(&b.left, &l, r.ty);
+                            r.ty
+                        } else {
+                            self.expect(&b.right, &r, l.ty);
+                            l.ty
+                        };
                         if op.is_comparison() {
                             Ty::Scalar(Scalar::Bool)
                         } else {
-                            l.ty
+                            typed
                         }
                     }
                 };
@@ -298,7 +309,7 @@ impl Lower {
 
     fn if_expr(&mut self, i: &syn::ExprIf) -> Expr {
         let cond = self.expr(&i.cond);
-        self.unify_at(cond.span, cond.ty, Ty::Scalar(Scalar::Bool));
+        self.expect(&i.cond, &cond, Ty::Scalar(Scalar::Bool));
         // Only one branch runs: nothing in them can be hoisted.
         let saved = self.hoist.take();
         let r = self.if_expr_branches(i, cond);

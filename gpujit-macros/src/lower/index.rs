@@ -140,7 +140,7 @@ impl Lower {
             .into_iter()
             .map(|ie| {
                 let x = self.expr(ie);
-                self.unify_at(x.span, x.ty, Ty::Scalar(Scalar::Usize));
+                self.expect(ie, &x, Ty::Scalar(Scalar::Usize));
                 x
             })
             .collect();

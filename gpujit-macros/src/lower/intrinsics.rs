@@ -229,6 +229,7 @@ impl Lower {
         let recv = self.expr(&mc.receiver);
         self.math_call(MathCall {
             name: &method,
+            recv_node: &mc.receiver,
             name_span: mc.method.span(),
             span,
             recv,

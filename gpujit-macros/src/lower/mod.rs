@@ -27,7 +27,7 @@ mod expr;
 mod index;
 mod intrinsics;
 mod matching;
-mod math;
+pub(crate) mod math;
 mod resolve;
 mod signature;
 mod stmt;
@@ -81,14 +81,40 @@ struct Lower {
     ret: Option<RetTy>,
     /// The function's own name: a kernel may not call itself.
     self_name: String,
+    /// What rustc's copy sees in place of expressions gpujit reported.
+    stand_ins: StandIns,
 }
 
-/// Lowers a kernel function, or returns every error found.
-pub fn lower_kernel(item: &syn::ItemFn) -> Result<Kernel, syn::Error> {
+/// Expressions of the user's function that rustc's type-checked copy
+/// replaces, so that a mistake gpujit reported (`x * 2` with `x: f32`) is
+/// not reported by rustc again: each by the address of its node in the
+/// `syn::ItemFn` that was lowered, with the tokens the copy gets instead (an
+/// expression of the type gpujit expected there). See `typecheck_copy`.
+#[derive(Default)]
+pub struct StandIns(pub Vec<(usize, TokenStream)>);
+
+impl StandIns {
+    pub fn push(&mut self, node: &SExpr, tokens: TokenStream) {
+        self.0.push((node as *const SExpr as usize, tokens));
+    }
+}
+
+/// Lowers a kernel function, or returns every error found; `stand_ins`
+/// gets what rustc's copy should see instead of the expressions reported.
+pub fn lower_kernel(item: &syn::ItemFn, stand_ins: &mut StandIns) -> Result<Kernel, syn::Error> {
     let mut lw = Lower::new(item);
     lw.signature(&item.sig);
     let body = lw.block(&item.block, false);
+    *stand_ins = std::mem::take(&mut lw.stand_ins);
     lw.finish(item, body)
+}
+
+/// The kernel's parameters, if its signature has no error (for the launch
+/// macro of a kernel whose body has one).
+pub fn kernel_params(item: &syn::ItemFn) -> Option<Vec<Param>> {
+    let mut lw = Lower::new(item);
+    lw.signature(&item.sig);
+    lw.errors.is_empty().then_some(lw.params)
 }
 
 impl Lower {
@@ -112,6 +138,7 @@ impl Lower {
             callees: Vec::new(),
             ret: None,
             self_name: names::key(&item.sig.ident),
+            stand_ins: StandIns::default(),
         }
     }
 

@@ -176,6 +176,17 @@ pub enum MathFn {
     RotateRight,
     SwapBytes,
     IsPowerOfTwo,
+    DivCeil,
+    NextMultipleOf,
+    NextPowerOfTwo,
+    Isqrt,
+    Ilog,
+    Ilog2,
+    Ilog10,
+    SaturatingMul,
+    UnsignedAbs,
+    LeadingOnes,
+    TrailingOnes,
 }
 
 /// Which receivers a [`MathFn`] takes.
@@ -183,6 +194,10 @@ pub enum MathFn {
 pub enum MathDomain {
     Float,
     Int,
+    /// The unsigned integer types only (`div_ceil`, as Rust has them stable).
+    Unsigned,
+    /// The signed integer types only (`unsigned_abs`).
+    Signed,
     Both,
 }
 
@@ -227,7 +242,12 @@ const MATH_FNS: &[(&str, MathFn, MathDomain, MathArgs)] = {
         ("leading_zeros", LeadingZeros, Int, Same(0)), ("trailing_zeros", TrailingZeros, Int, Same(0)),
         ("reverse_bits", ReverseBits, Int, Same(0)), ("rotate_left", RotateLeft, Int, U32),
         ("rotate_right", RotateRight, Int, U32), ("swap_bytes", SwapBytes, Int, Same(0)),
-        ("is_power_of_two", IsPowerOfTwo, Int, Same(0)),
+        ("is_power_of_two", IsPowerOfTwo, Unsigned, Same(0)),
+        ("div_ceil", DivCeil, Unsigned, Same(1)), ("next_multiple_of", NextMultipleOf, Unsigned, Same(1)),
+        ("next_power_of_two", NextPowerOfTwo, Unsigned, Same(0)), ("isqrt", Isqrt, Int, Same(0)),
+        ("ilog", Ilog, Int, Same(1)), ("ilog2", Ilog2, Int, Same(0)), ("ilog10", Ilog10, Int, Same(0)),
+        ("saturating_mul", SaturatingMul, Int, Same(1)), ("unsigned_abs", UnsignedAbs, Signed, Same(0)),
+        ("leading_ones", LeadingOnes, Int, Same(0)), ("trailing_ones", TrailingOnes, Int, Same(0)),
     ]
 };
 
@@ -240,6 +260,8 @@ pub const OPERATOR_METHODS: &[(&str, MathDomain, MathArgs)] = &[
     ("wrapping_neg", MathDomain::Int, MathArgs::Same(0)),
     ("wrapping_shl", MathDomain::Int, MathArgs::U32),
     ("wrapping_shr", MathDomain::Int, MathArgs::U32),
+    ("wrapping_div", MathDomain::Int, MathArgs::Same(1)),
+    ("wrapping_rem", MathDomain::Int, MathArgs::Same(1)),
 ];
 
 impl MathArgs {

@@ -60,7 +60,7 @@ pub use block::{Block, XRange};
 pub use exec::{with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
-pub use math::IntEuclid;
+pub use math::{IntEuclid, IntRoot, IntRound};
 pub use ops::{KernelArith, KernelShift};
 pub use owned::{ArgClaim, OwnedArg, OwnedView};
 pub use paths::{

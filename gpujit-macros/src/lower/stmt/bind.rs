@@ -94,10 +94,13 @@ impl Lower {
                 if annotated.is_some() && declared.is_none() {
                     return; // the type was reported; its value would repeat it
                 }
+                let init_node = init;
                 let init = init.map(|e| self.expr(e));
                 let ty = match (&init, declared) {
                     (Some(e), Some(d)) => {
-                        self.unify_at(e.span, Ty::Scalar(d), e.ty);
+                        if let Some(node) = init_node {
+                            self.expect(node, e, Ty::Scalar(d));
+                        }
                         Ty::Scalar(d)
                     }
                     (Some(e), None) => e.ty,
@@ -235,6 +238,14 @@ impl Lower {
             other if self.tuple_local_of(other).is_some_and(|(_, len)| len == n) => {
                 let (first, _) = self.tuple_local_of(other)?;
                 Some((first..first + n).map(|id| self.local_expr(id, span)).collect())
+            }
+            // `let (s, carry) = a.overflowing_add(b);`: the method's own error.
+            SExpr::MethodCall(mc) if crate::lower::math::is_refused(&mc.method.to_string()) => {
+                self.errors.push(crate::lower::math::unknown_method(
+                    mc.method.span(),
+                    &mc.method.to_string(),
+                ));
+                None
             }
             _ => {
                 self.errors.push(err(

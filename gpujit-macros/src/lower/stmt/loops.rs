@@ -41,13 +41,19 @@ impl Lower {
                 .push(err(r.span(), "a kernel loop range needs both ends (`a..b`)"));
             return;
         };
+        let (start_node, end_node) = (start, end);
         let start = self.expr(start);
         let end = self.expr(end);
-        self.unify_at(end.span, start.ty, end.ty);
+        let (st, et) = (self.infer.shallow(start.ty), self.infer.shallow(end.ty));
+        if matches!(st, Ty::Var(_)) && !matches!(et, Ty::Var(_)) {
+            self.expect(start_node, &start, end.ty);
+        } else {
+            self.expect(end_node, &end, start.ty);
+        }
         // Rust evaluates the range before the step.
         let step = step_arg.map(|a| {
             let step = self.expr(a);
-            self.unify_at(step.span, step.ty, Ty::Scalar(Scalar::Usize));
+            self.expect(a, &step, Ty::Scalar(Scalar::Usize));
             step
         });
         if let Err(m) = self.infer.require_kind(start.ty, VarKind::Int) {

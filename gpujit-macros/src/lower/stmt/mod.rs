@@ -87,7 +87,7 @@ impl Lower {
                     return; // its declaration was reported; `x = [..]` would repeat it
                 }
                 let value = self.expr(&a.right);
-                self.unify_at(a.right.span(), ty, value.ty);
+                self.expect(&a.right, &value, ty);
                 if let Some(place) = place {
                     out.push(Stmt::Assign { place, op: None, value });
                 }
@@ -97,9 +97,10 @@ impl Lower {
                 let (place, ty) = self.place(&b.left);
                 let value = self.expr(&b.right);
                 if matches!(op, BinOp::Shl | BinOp::Shr) {
-                    let _ = self.infer.require_kind(value.ty, VarKind::Int);
+                    let int = self.infer.fresh(VarKind::Int);
+                    self.expect(&b.right, &value, int);
                 } else {
-                    self.unify_at(b.right.span(), ty, value.ty);
+                    self.expect(&b.right, &value, ty);
                 }
                 if let Some(place) = place {
                     out.push(Stmt::Assign {
@@ -128,7 +129,7 @@ impl Lower {
                 }
                 // Evaluated before each iteration: nothing can be hoisted.
                 let cond = self.lazily(|lw| lw.expr(&w.cond));
-                self.unify_at(cond.span, cond.ty, Ty::Scalar(Scalar::Bool));
+                self.expect(&w.cond, &cond, Ty::Scalar(Scalar::Bool));
                 self.loop_depth += 1;
                 let body = self.block(&w.body, false);
                 self.loop_depth -= 1;
@@ -202,7 +203,7 @@ impl Lower {
             ));
         }
         let cond = self.expr(&i.cond);
-        self.unify_at(cond.span, cond.ty, Ty::Scalar(Scalar::Bool));
+        self.expect(&i.cond, &cond, Ty::Scalar(Scalar::Bool));
         let then = self.block(&i.then_branch, false);
         let els = i.else_branch.as_ref().map(|(_, e)| match strip(e) {
             // An `else if` condition runs only when the first one fails.
