@@ -19,10 +19,11 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::backend::{current_backend, DeviceBuffer};
+use crate::buffer::DeviceBuffer;
 use crate::error::{Error, Result};
 use crate::kernel_def::{ArrayArg, BufArg};
 use crate::scalar::DeviceScalar;
+use crate::select::current_backend;
 
 /// The shape of an array: 1-3 dimensions in elements, outermost first (C order).
 ///

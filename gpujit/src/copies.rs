@@ -44,7 +44,7 @@ type OnStream<'a> = (&'a CudaBuffer, &'a Arc<Device>, &'a Arc<CudaStream>);
 
 /// The CUDA buffer of an array and the stream, checked to be on one GPU;
 /// `None` on the CPU backend.
-fn on_stream<'a>(buf: &'a dyn crate::backend::DeviceBuffer, stream: &'a Stream) -> Result<Option<OnStream<'a>>> {
+fn on_stream<'a>(buf: &'a dyn crate::buffer::DeviceBuffer, stream: &'a Stream) -> Result<Option<OnStream<'a>>> {
     let Some(b) = buf.as_any().downcast_ref::<CudaBuffer>() else {
         return match stream.backend() {
             crate::BackendKind::Cpu => Ok(None),

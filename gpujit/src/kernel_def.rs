@@ -2,7 +2,7 @@
 //! type-erased arguments a launch hands to a backend.
 
 use crate::array::DeviceArray;
-use crate::backend::DeviceBuffer;
+use crate::buffer::DeviceBuffer;
 use crate::cpu::CpuLaunch;
 use crate::error::{Error, Result};
 use crate::scalar::{DeviceScalar, KernelScalar, ScalarType, ScalarValue};
@@ -62,16 +62,6 @@ pub enum ParamKind {
     },
 }
 
-/// Where an array argument's elements live, as the CPU backend reads them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArgPtr {
-    /// Host memory (CPU backend).
-    Host(*mut u8),
-    /// GPU memory: the CUDA backend takes the memory from the buffer itself
-    /// (a cudarc slice, whose events order the launch), never from an address.
-    Device,
-}
-
 /// The buffer of an array argument, borrowed as the launch borrows the array.
 #[derive(Debug)]
 pub(crate) enum BufArg<'a> {
@@ -93,7 +83,7 @@ pub struct ArrayArg<'a> {
     pub(crate) elem: ScalarType,
     pub(crate) mutable: bool,
     /// Which backend owns the memory (`BackendKind` name), for error messages.
-    pub(crate) backend: crate::backend::BackendKind,
+    pub(crate) backend: crate::detect::BackendKind,
     /// Whether the CPU backend hands out shared (atomic) views of a written
     /// array or one launch's own-index views (see `cpu::owned`).
     pub(crate) claim: crate::cpu::ArgClaim,
@@ -109,7 +99,7 @@ impl ArrayArg<'_> {
     }
 
     /// Where the elements live (CPU backend: the host address).
-    pub(crate) fn ptr(&self) -> ArgPtr {
+    pub(crate) fn ptr(&self) -> crate::buffer::ArgPtr {
         self.buffer().arg_ptr()
     }
 }

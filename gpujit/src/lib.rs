@@ -54,9 +54,11 @@ pub mod array;
 // Machinery, not user API: reachable for generated code through `__private`
 // only (the user-facing items are re-exported below).
 mod backend;
+mod buffer;
 mod copies;
 mod cpu;
 mod cuda;
+mod detect;
 mod device_fn;
 pub mod error;
 mod gpus;
@@ -66,16 +68,18 @@ pub mod launch;
 pub mod nvrtc;
 pub mod occupancy;
 mod pinned;
+mod probe;
 pub mod reference;
 mod scalar;
+mod select;
 pub mod stream;
 mod typecheck_methods;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
-pub use backend::{detect, BackendKind, Detection};
 pub use copies::to_device_on;
 pub use cpu::{with_cpu_time_limit, Idx3};
 pub use cuda::ENV_LOW_OCCUPANCY_WARNINGS;
+pub use detect::{detect, BackendKind, Detection};
 pub use error::{Error, Result};
 /// Marks a device function, as Numba's `@cuda.jit(device=True)` does: a
 /// plain function that kernels and other device functions call.
@@ -241,7 +245,8 @@ pub mod prelude {
 /// are sealed.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::backend::{current_backend, Backend, DeviceBuffer};
+    pub use crate::backend::Backend;
+    pub use crate::buffer::{ArgPtr, DeviceBuffer};
     pub use crate::cpu::{common_range, common_step, full_rounds, LoopState, StrideIndex};
     pub use crate::cpu::{fixed_ld, fixed_st, FixedArray};
     pub use crate::cpu::{
@@ -257,6 +262,7 @@ pub mod __private {
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;
     pub use crate::scalar::{CudaConst, CudaConstArray, ScalarValue};
+    pub use crate::select::current_backend;
 
     /// `offset` rounded up to a multiple of `align` (a power of two): the
     /// offset of the next shared array.

@@ -37,9 +37,10 @@ use std::time::Instant;
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaStream};
 
-use crate::backend::{current_backend, BackendKind};
 use crate::cuda::{CudaBackend, Device};
+use crate::detect::BackendKind;
 use crate::error::{Error, Result};
+use crate::select::current_backend;
 
 /// The CUDA backend of this process, or `None` on the CPU backend.
 pub(crate) fn cuda_backend() -> Result<Option<&'static CudaBackend>> {

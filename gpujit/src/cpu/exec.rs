@@ -25,14 +25,18 @@ use std::time::Duration;
 use rayon::prelude::*;
 use strength_reduce::StrengthReducedUsize;
 
-use crate::backend::{Backend, BackendKind, DeviceBuffer, HostBuffer};
+use crate::backend::Backend;
+use crate::buffer::sealed::Sealed;
+use crate::buffer::{ArgPtr, DeviceBuffer};
 use crate::cpu::block::{Block, SharedBuf};
 use crate::cpu::coro::stack_size;
+use crate::cpu::memory::HostBuffer;
 use crate::cpu::merge::Runs;
 use crate::cpu::paths::{self, PathCounts};
 use crate::cpu::thread::Thread;
+use crate::detect::BackendKind;
 use crate::error::{Error, Result};
-use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
+use crate::kernel_def::{check_args, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
 use crate::stream::Stream;
 
@@ -630,6 +634,8 @@ pub(super) fn parse_time_limit(v: &str) -> std::result::Result<Duration, String>
 /// synchronous (they return when every thread has finished).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CpuBackend;
+
+impl Sealed for CpuBackend {}
 
 impl Backend for CpuBackend {
     fn kind(&self) -> BackendKind {

@@ -44,6 +44,7 @@ mod exec;
 mod fixed;
 mod lockstep;
 mod math;
+mod memory;
 mod merge;
 mod ops;
 mod owned;

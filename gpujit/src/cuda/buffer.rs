@@ -7,9 +7,10 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream};
 
 use super::device::Device;
-use crate::backend::{check_range, BackendKind, DeviceBuffer};
-use crate::error::Result;
-use crate::kernel_def::ArgPtr;
+use crate::buffer::sealed::Sealed;
+use crate::buffer::{check_range, ArgPtr, DeviceBuffer};
+use crate::detect::BackendKind;
+use crate::error::{Error, Result};
 
 /// Bytes on one GPU.
 #[derive(Debug)]
@@ -65,9 +66,15 @@ impl CudaBuffer {
     }
 }
 
+impl Sealed for CudaBuffer {}
+
 impl DeviceBuffer for CudaBuffer {
     fn backend(&self) -> BackendKind {
         BackendKind::Cuda
+    }
+
+    fn device(&self) -> Option<usize> {
+        Some(self.device.ordinal)
     }
 
     fn byte_len(&self) -> usize {
@@ -85,6 +92,25 @@ impl DeviceBuffer for CudaBuffer {
     fn write(&mut self, byte_offset: usize, src: &[u8]) -> Result<()> {
         let stream = self.device.stream.clone();
         self.write_on(&stream, byte_offset, src)
+    }
+
+    fn copy_from(&mut self, src: &dyn DeviceBuffer) -> Result<()> {
+        let Some(src) = src.as_any().downcast_ref::<CudaBuffer>() else {
+            return Err(Error::WrongBackend {
+                array: src.backend().to_string(),
+                launch: BackendKind::Cuda.to_string(),
+            });
+        };
+        let n = self.slice.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let device = self.device.clone();
+        let mut dst = self.slice.slice_mut(0..n);
+        device
+            .stream
+            .memcpy_dtod(&src.slice.slice(0..n), &mut dst)
+            .map_err(|e| device.err("cuMemcpyDtoDAsync", e))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -3,7 +3,6 @@
 //!
 //! Layers, each using only those below it:
 //! - `error`: driver errors as [`crate::Error`] values (the `CUresult` kept);
-//! - `probe`: can CUDA run here (never panics);
 //! - `module_cache`: a kernel compiled and loaded once per device;
 //! - `device`: one GPU (context, default stream, limits, loaded kernels);
 //! - `buffer`: a `DeviceArray`'s GPU memory (a cudarc slice);
@@ -17,7 +16,6 @@ mod error;
 mod launch;
 mod module_cache;
 mod occupancy;
-mod probe;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -26,9 +24,11 @@ pub(crate) use buffer::CudaBuffer;
 pub(crate) use device::Device;
 pub use launch::ENV_LOW_OCCUPANCY_WARNINGS;
 pub(crate) use occupancy::{occupancy, suggested_block_size};
-pub(crate) use probe::{probe, Found};
 
-use crate::backend::{Backend, BackendKind, DeviceBuffer};
+use crate::backend::Backend;
+use crate::buffer::sealed::Sealed;
+use crate::buffer::DeviceBuffer;
+use crate::detect::BackendKind;
 use crate::error::{Error, Result};
 use crate::kernel_def::{KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
@@ -44,7 +44,7 @@ pub struct CudaBackend {
 }
 
 impl CudaBackend {
-    /// A backend over `count` devices (found by [`probe`]).
+    /// A backend over `count` devices (found by [`crate::probe`]).
     pub(crate) fn new(count: usize) -> CudaBackend {
         CudaBackend {
             devices: (0..count).map(|_| OnceLock::new()).collect(),
@@ -103,6 +103,8 @@ impl CudaBackend {
         Ok(())
     }
 }
+
+impl Sealed for CudaBackend {}
 
 impl Backend for CudaBackend {
     fn kind(&self) -> BackendKind {
