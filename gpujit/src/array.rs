@@ -421,10 +421,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
 
     /// The GPU the array lives on (`None` on the CPU backend).
     pub fn device(&self) -> Option<usize> {
-        self.buf
-            .as_any()
-            .downcast_ref::<crate::cuda::CudaBuffer>()
-            .map(|b| b.device.ordinal)
+        self.buf.device()
     }
 
     /// The shape in elements, outermost first.

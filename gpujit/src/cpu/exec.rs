@@ -25,20 +25,14 @@ use std::time::Duration;
 use rayon::prelude::*;
 use strength_reduce::StrengthReducedUsize;
 
-use crate::backend::Backend;
-use crate::buffer::sealed::Sealed;
-use crate::buffer::{ArgPtr, DeviceBuffer};
 use crate::cpu::block::{Block, SharedBuf};
 use crate::cpu::coro::stack_size;
-use crate::cpu::memory::HostBuffer;
 use crate::cpu::merge::Runs;
 use crate::cpu::paths::{self, PathCounts};
 use crate::cpu::thread::Thread;
-use crate::detect::BackendKind;
 use crate::error::{Error, Result};
-use crate::kernel_def::{check_args, KernelArg, KernelDef};
+use crate::kernel_def::KernelDef;
 use crate::launch::LaunchConfig;
-use crate::stream::Stream;
 
 /// Static shared memory of one kernel (all its `shared_array`s), laid out by
 /// the macro: total size in bytes and the largest element alignment in bytes.
@@ -62,12 +56,31 @@ pub const MAX_SHARED_BYTES: usize = 48 * 1024;
 pub struct CpuLaunch<'a> {
     kernel: &'a KernelDef,
     cfg: LaunchConfig,
+    /// Whether `cfg` was checked already: by `PreparedLaunch::prepare`, for
+    /// a launch through the backend. A hand-made launch ([`CpuLaunch::new`],
+    /// the executor's own tests) is checked when it runs.
+    checked: bool,
 }
 
 impl<'a> CpuLaunch<'a> {
-    /// A launch of `kernel` with the (already validated) configuration `cfg`.
+    /// A launch of `kernel` with the configuration `cfg` (checked against
+    /// CUDA's limits when it runs).
     pub fn new(kernel: &'a KernelDef, cfg: LaunchConfig) -> Self {
-        CpuLaunch { kernel, cfg }
+        CpuLaunch {
+            kernel,
+            cfg,
+            checked: false,
+        }
+    }
+
+    /// The launch the CPU backend runs for a prepared launch, whose
+    /// configuration `PreparedLaunch::prepare` checked.
+    pub(crate) fn prepared(kernel: &'a KernelDef, cfg: LaunchConfig) -> Self {
+        CpuLaunch {
+            kernel,
+            cfg,
+            checked: true,
+        }
     }
 
     /// The kernel being launched.
@@ -170,7 +183,9 @@ impl<'a> CpuLaunch<'a> {
         merge: bool,
         body: &(dyn Fn(&Block<'_>) + Sync),
     ) -> Result<()> {
-        self.cfg.validate()?;
+        if !self.checked {
+            self.cfg.validate()?;
+        }
         if shared.bytes > MAX_SHARED_BYTES {
             return Err(Error::InvalidLaunchConfig(format!(
                 "kernel `{}` uses {} bytes of shared memory per block, more than the CUDA limit of {MAX_SHARED_BYTES} bytes; use smaller shared arrays",
@@ -627,67 +642,5 @@ pub(super) fn parse_time_limit(v: &str) -> std::result::Result<Duration, String>
         _ => Err(format!(
             "{TIME_LIMIT_ENV}=`{v}` is not a time limit in whole milliseconds (1 or more); unset it for no limit"
         )),
-    }
-}
-
-/// The CPU backend: host memory and the executor above. Launches are
-/// synchronous (they return when every thread has finished).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct CpuBackend;
-
-impl Sealed for CpuBackend {}
-
-impl Backend for CpuBackend {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Cpu
-    }
-
-    fn description(&self) -> String {
-        format!("CPU ({} worker threads, rayon)", rayon::current_num_threads())
-    }
-
-    fn alloc_zeroed(&self, bytes: usize) -> Result<Box<dyn DeviceBuffer>> {
-        Ok(Box::new(HostBuffer::new_zeroed(bytes)?))
-    }
-
-    fn launch(
-        &self,
-        kernel: &'static KernelDef,
-        cfg: &LaunchConfig,
-        args: &mut [KernelArg<'_>],
-        stream: Option<&Stream>,
-    ) -> Result<()> {
-        // A CPU stream runs its work at once: nothing to queue behind.
-        if let Some(s) = stream {
-            if s.backend() != BackendKind::Cpu {
-                return Err(Error::WrongBackend {
-                    array: format!("{} (the stream)", s.backend()),
-                    launch: BackendKind::Cpu.to_string(),
-                });
-            }
-        }
-        let args = &*args;
-        cfg.validate()?;
-        check_args(kernel, args)?;
-        for arg in args {
-            if let KernelArg::Array(a) = arg {
-                if a.backend != BackendKind::Cpu || !matches!(a.ptr(), ArgPtr::Host(_)) {
-                    return Err(Error::WrongBackend {
-                        array: a.backend.to_string(),
-                        launch: BackendKind::Cpu.to_string(),
-                    });
-                }
-            }
-        }
-        let launch = CpuLaunch::new(kernel, *cfg);
-        (kernel.cpu)(&launch, args)
-    }
-
-    fn synchronize(&self) -> Result<()> {
-        Ok(())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }

@@ -1,9 +1,11 @@
 //! The CPU backend's memory: the host buffer behind a
 //! [`DeviceArray`](crate::DeviceArray) (zero-filled, aligned to 16 bytes, so
-//! that atomic views of any element type are aligned).
+//! that atomic views of any element type are aligned), and the ordinary
+//! memory behind a [`PinnedArray`](crate::PinnedArray).
 
 use std::fmt;
 
+use crate::backend::PinnedBuffer;
 use crate::buffer::sealed::Sealed;
 use crate::buffer::{check_range, ArgPtr, DeviceBuffer};
 use crate::detect::BackendKind;
@@ -113,6 +115,56 @@ impl DeviceBuffer for HostBuffer {
         let mut tmp = vec![0u8; self.bytes];
         src.read(0, &mut tmp)?;
         self.write(0, &tmp)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
+/// A pinned array's memory on the CPU backend: an ordinary `Vec`, of 16-byte
+/// words so that it is aligned for every element type, zero-filled. Copies
+/// to and from it happen during the call, so there is nothing to wait for.
+#[derive(Debug)]
+pub(crate) struct CpuPinned(Vec<u128>);
+
+impl CpuPinned {
+    /// At least `bytes` zeroed bytes.
+    pub fn zeroed(bytes: usize) -> CpuPinned {
+        CpuPinned(vec![0; bytes.div_ceil(16)])
+    }
+}
+
+impl Sealed for CpuPinned {}
+
+impl PinnedBuffer for CpuPinned {
+    fn backend(&self) -> BackendKind {
+        BackendKind::Cpu
+    }
+
+    fn device(&self) -> Option<usize> {
+        None
+    }
+
+    fn bytes(&self) -> Result<&[u8]> {
+        let words = &self.0;
+        // SAFETY: `u128` has no padding, so every byte of the words is
+        // initialised; `u8` has alignment 1 and the length is the words'
+        // size in bytes, so the slice views exactly their memory, borrowed
+        // as `self` is.
+        Ok(unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(&words[..])) })
+    }
+
+    fn bytes_mut(&mut self) -> Result<&mut [u8]> {
+        let words = &mut self.0;
+        let len = std::mem::size_of_val(&words[..]);
+        // SAFETY: as in `bytes`; every bit pattern is a valid `u128`, so any
+        // bytes written leave valid words; the borrow of `self` is exclusive.
+        Ok(unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), len) })
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -38,6 +38,7 @@
 //! - `threadfence()`, `threadfence_block()` (free functions): CUDA's fences.
 
 mod atomics;
+mod backend;
 mod block;
 mod coro;
 mod exec;
@@ -50,6 +51,7 @@ mod ops;
 mod owned;
 mod paths;
 mod span;
+mod stream;
 mod thread;
 mod view;
 
@@ -57,8 +59,9 @@ mod view;
 mod tests;
 
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
+pub use backend::CpuBackend;
 pub use block::{Block, XRange};
-pub use exec::{with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout};
+pub use exec::{with_cpu_time_limit, with_forced_coroutines, CpuLaunch, SharedLayout};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::IntEuclid;
