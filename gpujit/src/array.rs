@@ -21,7 +21,7 @@ use std::marker::PhantomData;
 
 use crate::buffer::DeviceBuffer;
 use crate::error::{Error, Result};
-use crate::kernel_def::{ArrayArg, BufArg};
+use crate::kernel_def::{ArrayArg, BufArg, KernelArg};
 use crate::scalar::DeviceScalar;
 use crate::select::current_backend;
 
@@ -485,7 +485,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
     }
 
     /// The launch argument for this array.
-    pub(crate) fn as_arg(&self) -> ArrayArg<'_> {
+    fn as_arg(&self) -> ArrayArg<'_> {
         ArrayArg {
             backend: self.buf.backend(),
             buf: BufArg::Read(&*self.buf),
@@ -497,7 +497,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
     }
 
     /// The launch argument for this array, written by the kernel.
-    pub(crate) fn as_arg_mut(&mut self) -> ArrayArg<'_> {
+    fn as_arg_mut(&mut self) -> ArrayArg<'_> {
         ArrayArg {
             backend: self.buf.backend(),
             buf: BufArg::Write(&mut *self.buf),
@@ -506,6 +506,18 @@ impl<T: DeviceScalar> DeviceArray<T> {
             mutable: true,
             claim: Default::default(),
         }
+    }
+}
+
+impl<'a> KernelArg<'a> {
+    /// A read-only array.
+    pub fn array<T: DeviceScalar>(array: &'a DeviceArray<T>) -> Self {
+        KernelArg::Array(array.as_arg())
+    }
+
+    /// A written array (the `&mut` borrow makes it exclusive for the launch).
+    pub fn array_mut<T: DeviceScalar>(array: &'a mut DeviceArray<T>) -> Self {
+        KernelArg::Array(array.as_arg_mut())
     }
 }
 

@@ -279,7 +279,7 @@ pub mod __private {
     pub use crate::cpu::{
         last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,
         last_launch_narrowed_blocks, last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops,
-        with_forced_coroutines, Block, CpuBackend, CpuLaunch, GlobalMem, IntDiv, IntEuclid, Mem, OwnedArg, OwnedView,
+        with_forced_coroutines, Block, CpuBackend, GlobalMem, IntDiv, IntEuclid, Mem, OwnedArg, OwnedView,
         SharedLayout, SharedMem, Space, Thread, View, XRange,
     };
     pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};

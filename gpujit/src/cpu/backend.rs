@@ -6,11 +6,11 @@
 use crate::backend::{Backend, EventImpl, GpuInfo, PinnedBuffer, PreparedLaunch, StreamImpl};
 use crate::buffer::sealed::Sealed;
 use crate::buffer::DeviceBuffer;
-use crate::cpu::exec::CpuLaunch;
 use crate::cpu::memory::{CpuPinned, HostBuffer};
 use crate::cpu::stream::{CpuEvent, CpuStream};
 use crate::detect::{detect, BackendKind};
 use crate::error::{Error, Result};
+use crate::kernel_def::CpuLaunch;
 use crate::kernel_def::KernelDef;
 use crate::launch::LaunchConfig;
 use crate::occupancy::{Occupancy, SuggestedBlockSize};

@@ -31,8 +31,7 @@ use crate::cpu::merge::Runs;
 use crate::cpu::paths::{self, PathCounts};
 use crate::cpu::thread::Thread;
 use crate::error::{Error, Result};
-use crate::kernel_def::KernelDef;
-use crate::launch::LaunchConfig;
+use crate::kernel_def::CpuLaunch;
 
 /// Static shared memory of one kernel (all its `shared_array`s), laid out by
 /// the macro: total size in bytes and the largest element alignment in bytes.
@@ -49,50 +48,7 @@ pub struct SharedLayout {
 /// the CPU too so that a kernel that runs here also compiles for a GPU.
 pub const MAX_SHARED_BYTES: usize = 48 * 1024;
 
-/// One launch of a kernel on the CPU backend, handed to the kernel's generated
-/// CPU entry ([`KernelDef::cpu`]), which unpacks its arguments and calls
-/// [`CpuLaunch::run`].
-#[derive(Debug)]
-pub struct CpuLaunch<'a> {
-    kernel: &'a KernelDef,
-    cfg: LaunchConfig,
-    /// Whether `cfg` was checked already: by `PreparedLaunch::prepare`, for
-    /// a launch through the backend. A hand-made launch ([`CpuLaunch::new`],
-    /// the executor's own tests) is checked when it runs.
-    checked: bool,
-}
-
-impl<'a> CpuLaunch<'a> {
-    /// A launch of `kernel` with the configuration `cfg` (checked against
-    /// CUDA's limits when it runs).
-    pub fn new(kernel: &'a KernelDef, cfg: LaunchConfig) -> Self {
-        CpuLaunch {
-            kernel,
-            cfg,
-            checked: false,
-        }
-    }
-
-    /// The launch the CPU backend runs for a prepared launch, whose
-    /// configuration `PreparedLaunch::prepare` checked.
-    pub(crate) fn prepared(kernel: &'a KernelDef, cfg: LaunchConfig) -> Self {
-        CpuLaunch {
-            kernel,
-            cfg,
-            checked: true,
-        }
-    }
-
-    /// The kernel being launched.
-    pub fn kernel(&self) -> &'a KernelDef {
-        self.kernel
-    }
-
-    /// The grid and block size.
-    pub fn config(&self) -> &LaunchConfig {
-        &self.cfg
-    }
-
+impl CpuLaunch<'_> {
     /// Runs `body` once per thread of the grid and waits for all of them:
     /// [`CpuLaunch::run_blocks`] with each block's threads run one after
     /// another, or as coroutines if `uses_barrier` (`body` calls

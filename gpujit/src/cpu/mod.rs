@@ -61,12 +61,12 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use backend::CpuBackend;
 pub use block::{Block, XRange};
-pub use exec::{with_cpu_time_limit, with_forced_coroutines, CpuLaunch, SharedLayout};
+pub use exec::{with_cpu_time_limit, with_forced_coroutines, SharedLayout};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::IntEuclid;
 pub use ops::{KernelArith, KernelShift};
-pub use owned::{ArgClaim, OwnedArg, OwnedView};
+pub use owned::{OwnedArg, OwnedView};
 pub use paths::{
     last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,
     last_launch_narrowed_blocks, last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops,
