@@ -28,7 +28,7 @@ use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 
 use crate::cpu::block::Block;
-use crate::cpu::exec::LaunchCtx;
+use crate::cpu::ctx::LaunchCtx;
 use crate::cpu::view::{atomic, OutOfBounds, Space, View};
 use crate::cpu::Thread;
 use crate::kernel_def::{ArgClaim, KernelArg};
