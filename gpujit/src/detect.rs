@@ -100,9 +100,7 @@ impl Requested {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Detection {
     /// The backend selected (for `GPUJIT_BACKEND=cuda` this is CUDA even when it
-    /// cannot run; [`current_backend`] then fails).
-    ///
-    /// [`current_backend`]: crate::select::current_backend
+    /// cannot run; \[`current_backend`\] then fails).
     pub kind: BackendKind,
     /// The value of `GPUJIT_BACKEND`: `"auto"`, `"cpu"`, `"cuda"` (or the
     /// invalid value that was found).

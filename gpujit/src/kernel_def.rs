@@ -135,7 +135,7 @@ pub struct ArgClaim(pub(crate) AtomicUsize);
 /// element type.
 ///
 /// Only [`KernelArg::array`] and [`KernelArg::array_mut`] make one, from a
-/// live [`DeviceArray`] borrow: backends trust its buffer and shape.
+/// live [`DeviceArray`](crate::DeviceArray) borrow: backends trust its buffer and shape.
 #[derive(Debug)]
 pub struct ArrayArg<'a> {
     pub(crate) buf: BufArg<'a>,
