@@ -19,7 +19,32 @@ pub(crate) struct CudaBuffer {
     pub slice: CudaSlice<u8>,
 }
 
+/// The error of a CUDA operation handed an object of another backend: the
+/// front checks that the objects of one operation belong together, so only
+/// a gpujit bug reaches it.
+pub(crate) fn not_cuda(found: BackendKind) -> Error {
+    Error::WrongBackend {
+        array: found.to_string(),
+        launch: BackendKind::Cuda.to_string(),
+    }
+}
+
 impl CudaBuffer {
+    /// `buf` as the CUDA buffer it is (the front checked its backend).
+    pub fn of(buf: &dyn DeviceBuffer) -> Result<&CudaBuffer> {
+        buf.as_any()
+            .downcast_ref::<CudaBuffer>()
+            .ok_or_else(|| not_cuda(buf.backend()))
+    }
+
+    /// `buf` as the CUDA buffer it is, writable.
+    pub fn of_mut(buf: &mut dyn DeviceBuffer) -> Result<&mut CudaBuffer> {
+        let found = buf.backend();
+        buf.as_any_mut()
+            .downcast_mut::<CudaBuffer>()
+            .ok_or_else(|| not_cuda(found))
+    }
+
     /// `bytes` zeroed bytes on `device`, allocated (and zeroed) on its default stream.
     pub fn new_zeroed(device: &Arc<Device>, bytes: usize) -> Result<CudaBuffer> {
         let s = &device.stream;
@@ -95,12 +120,7 @@ impl DeviceBuffer for CudaBuffer {
     }
 
     fn copy_from(&mut self, src: &dyn DeviceBuffer) -> Result<()> {
-        let Some(src) = src.as_any().downcast_ref::<CudaBuffer>() else {
-            return Err(Error::WrongBackend {
-                array: src.backend().to_string(),
-                launch: BackendKind::Cuda.to_string(),
-            });
-        };
+        let src = CudaBuffer::of(src)?;
         let n = self.slice.len();
         if n == 0 {
             return Ok(());

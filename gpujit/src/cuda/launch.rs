@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaStream, LaunchConfig as CuConfig, PushKernelArg};
 
+use super::buffer::CudaBuffer;
 use super::device::Device;
-use super::stream::{cuda_buffer, cuda_buffer_mut};
 use crate::backend::PreparedLaunch;
 use crate::error::{Error, Result};
 use crate::kernel_def::{BufArg, KernelArg, KernelDef};
@@ -103,8 +103,8 @@ pub(crate) fn launch(device: &Arc<Device>, stream: &Arc<CudaStream>, mut launch:
                 // `prepare` checked that every array is of this backend: a
                 // `CudaBuffer` (an error otherwise, never a skipped argument).
                 match &mut a.buf {
-                    BufArg::Read(b) => builder.arg(&cuda_buffer(*b)?.slice),
-                    BufArg::Write(b) => builder.arg(&mut cuda_buffer_mut(*b)?.slice),
+                    BufArg::Read(b) => builder.arg(&CudaBuffer::of(*b)?.slice),
+                    BufArg::Write(b) => builder.arg(&mut CudaBuffer::of_mut(*b)?.slice),
                 };
                 for w in &words[next..next + ndim] {
                     builder.arg(w);

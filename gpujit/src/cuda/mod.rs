@@ -28,7 +28,7 @@ use buffer::CudaBuffer;
 use device::Device;
 pub use launch::ENV_LOW_OCCUPANCY_WARNINGS;
 use pinned::PinnedHost;
-use stream::{cuda_queue, DeviceEvent, DeviceStream};
+use stream::{DeviceEvent, DeviceStream};
 
 use crate::backend::{Backend, EventImpl, GpuInfo, PinnedBuffer, PreparedLaunch, StreamImpl};
 use crate::buffer::sealed::Sealed;
@@ -133,7 +133,7 @@ impl Backend for CudaBackend {
     fn run(&self, launch: PreparedLaunch<'_, '_>) -> Result<()> {
         match launch.stream() {
             Some(s) => {
-                let q = cuda_queue(s)?;
+                let q = DeviceStream::of(s)?;
                 launch::launch(&q.device, &q.stream, launch)
             }
             None => {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaStream};
 
-use super::buffer::CudaBuffer;
+use super::buffer::{not_cuda, CudaBuffer};
 use super::device::Device;
 use super::pinned::{PinnedHost, PinnedPrefix, PinnedPrefixMut};
 use crate::backend::{EventImpl, PinnedBuffer, StreamImpl};
@@ -26,6 +26,17 @@ pub(crate) struct DeviceStream {
 }
 
 impl DeviceStream {
+    /// `stream` as the CUDA stream it is (the front checked its backend).
+    pub fn of(stream: &dyn StreamImpl) -> Result<&DeviceStream> {
+        stream
+            .as_any()
+            .downcast_ref::<DeviceStream>()
+            .ok_or_else(|| Error::WrongBackend {
+                array: format!("{} (the stream)", stream.backend()),
+                launch: BackendKind::Cuda.to_string(),
+            })
+    }
+
     /// A new stream on `device`.
     pub fn new(device: &Arc<Device>) -> Result<DeviceStream> {
         let stream = device.ctx.new_stream().map_err(|e| device.err("cuStreamCreate", e))?;
@@ -34,39 +45,6 @@ impl DeviceStream {
             stream,
         })
     }
-}
-
-/// The error of a CUDA object handed another backend's: the front rules it
-/// out, so only a gpujit bug reaches it.
-fn not_cuda(what: BackendKind) -> Error {
-    Error::WrongBackend {
-        array: what.to_string(),
-        launch: BackendKind::Cuda.to_string(),
-    }
-}
-
-pub(crate) fn cuda_buffer(buf: &dyn DeviceBuffer) -> Result<&CudaBuffer> {
-    buf.as_any()
-        .downcast_ref::<CudaBuffer>()
-        .ok_or_else(|| not_cuda(buf.backend()))
-}
-
-pub(crate) fn cuda_buffer_mut(buf: &mut dyn DeviceBuffer) -> Result<&mut CudaBuffer> {
-    let kind = buf.backend();
-    buf.as_any_mut()
-        .downcast_mut::<CudaBuffer>()
-        .ok_or_else(|| not_cuda(kind))
-}
-
-/// The stream of a launch or an event record.
-pub(crate) fn cuda_queue(stream: &dyn StreamImpl) -> Result<&DeviceStream> {
-    stream
-        .as_any()
-        .downcast_ref::<DeviceStream>()
-        .ok_or_else(|| Error::WrongBackend {
-            array: format!("{} (the stream)", stream.backend()),
-            launch: BackendKind::Cuda.to_string(),
-        })
 }
 
 impl Sealed for DeviceStream {}
@@ -92,15 +70,15 @@ impl StreamImpl for DeviceStream {
     }
 
     fn read(&self, buf: &dyn DeviceBuffer, dst: &mut [u8]) -> Result<()> {
-        cuda_buffer(buf)?.read_on(&self.stream, 0, dst)
+        CudaBuffer::of(buf)?.read_on(&self.stream, 0, dst)
     }
 
     fn write(&self, buf: &mut dyn DeviceBuffer, src: &[u8]) -> Result<()> {
-        cuda_buffer_mut(buf)?.write_on(&self.stream, 0, src)
+        CudaBuffer::of_mut(buf)?.write_on(&self.stream, 0, src)
     }
 
     fn read_to_pinned(&self, buf: &dyn DeviceBuffer, dst: &mut dyn PinnedBuffer, bytes: usize) -> Result<()> {
-        let b = cuda_buffer(buf)?;
+        let b = CudaBuffer::of(buf)?;
         let kind = dst.backend();
         let pinned = dst
             .as_any_mut()
@@ -121,7 +99,7 @@ impl StreamImpl for DeviceStream {
             .as_any()
             .downcast_ref::<PinnedHost>()
             .ok_or_else(|| not_cuda(src.backend()))?;
-        let b = cuda_buffer_mut(buf)?;
+        let b = CudaBuffer::of_mut(buf)?;
         if bytes == 0 {
             return Ok(());
         }
