@@ -511,7 +511,7 @@ impl<'a> Block<'a> {
         // so the elements lie inside the block's shared buffer; the buffer is
         // 16-byte aligned (or more) and `byte_offset` is a multiple of
         // `align_of::<T>()` (at most 8). The buffer (the rayon job's, see
-        // `exec::Batch`) stays allocated, and is neither zeroed again nor
+        // `ctx::Batch`) stays allocated, and is neither zeroed again nor
         // resized for the job's next block, until `run_block` (or `run_item`) returns, after
         // every borrow of this `Block` ended, and
         // the block (all of its threads, coroutines included) runs on one OS
