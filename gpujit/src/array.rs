@@ -19,10 +19,11 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::backend::{current_backend, DeviceBuffer};
+use crate::buffer::DeviceBuffer;
 use crate::error::{Error, Result};
-use crate::kernel_def::{ArrayArg, BufArg};
+use crate::kernel_def::{ArrayArg, BufArg, KernelArg};
 use crate::scalar::DeviceScalar;
+use crate::select::current_backend;
 
 /// The shape of an array: 1-3 dimensions in elements, outermost first (C order).
 ///
@@ -420,10 +421,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
 
     /// The GPU the array lives on (`None` on the CPU backend).
     pub fn device(&self) -> Option<usize> {
-        self.buf
-            .as_any()
-            .downcast_ref::<crate::cuda::CudaBuffer>()
-            .map(|b| b.device.ordinal)
+        self.buf.device()
     }
 
     /// The shape in elements, outermost first.
@@ -487,7 +485,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
     }
 
     /// The launch argument for this array.
-    pub(crate) fn as_arg(&self) -> ArrayArg<'_> {
+    fn as_arg(&self) -> ArrayArg<'_> {
         ArrayArg {
             backend: self.buf.backend(),
             buf: BufArg::Read(&*self.buf),
@@ -499,7 +497,7 @@ impl<T: DeviceScalar> DeviceArray<T> {
     }
 
     /// The launch argument for this array, written by the kernel.
-    pub(crate) fn as_arg_mut(&mut self) -> ArrayArg<'_> {
+    fn as_arg_mut(&mut self) -> ArrayArg<'_> {
         ArrayArg {
             backend: self.buf.backend(),
             buf: BufArg::Write(&mut *self.buf),
@@ -508,6 +506,18 @@ impl<T: DeviceScalar> DeviceArray<T> {
             mutable: true,
             claim: Default::default(),
         }
+    }
+}
+
+impl<'a> KernelArg<'a> {
+    /// A read-only array.
+    pub fn array<T: DeviceScalar>(array: &'a DeviceArray<T>) -> Self {
+        KernelArg::Array(array.as_arg())
+    }
+
+    /// A written array (the `&mut` borrow makes it exclusive for the launch).
+    pub fn array_mut<T: DeviceScalar>(array: &'a mut DeviceArray<T>) -> Self {
+        KernelArg::Array(array.as_arg_mut())
     }
 }
 

@@ -1,40 +1,16 @@
 //! The GPUs of the machine and which one new work goes to (Numba's
 //! `cuda.gpus`, `cuda.list_devices()` and `cuda.select_device`).
 
-use crate::error::{Error, Result};
-use crate::stream::cuda_backend;
-
-/// One GPU, as [`gpus`] lists it (Numba: an entry of `cuda.gpus`; the
-/// fields are `cuDeviceGetName` and `cuDeviceGetAttribute`'s compute
-/// capability and multiprocessor count).
-///
-/// ```
-/// # fn main() -> gpujit::Result<()> {
-/// // The GPU with the most multiprocessors, if any (none on the CPU backend).
-/// let biggest = gpujit::gpus()?.into_iter().max_by_key(|g| g.multiprocessors);
-/// if let Some(g) = biggest {
-///     gpujit::select_device(g.id)?;
-///     println!("{} (compute capability {}.{})", g.name, g.compute_capability.0, g.compute_capability.1);
-/// }
-/// # Ok(())
-/// # }
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GpuInfo {
-    /// Its number (CUDA ordinal), for [`select_device`].
-    pub id: usize,
-    /// The product name, e.g. `NVIDIA H200`.
-    pub name: String,
-    /// Compute capability (major, minor), e.g. (9, 0).
-    pub compute_capability: (u32, u32),
-    /// Streaming multiprocessors.
-    pub multiprocessors: u32,
-}
+use crate::backend::GpuInfo;
+use crate::error::Result;
+use crate::select::current_backend;
 
 /// The GPUs of the CUDA backend (opening each); empty on the CPU backend.
 ///
 /// # Errors
 /// [`Error::BackendUnavailable`]; CUDA driver errors.
+///
+/// [`Error::BackendUnavailable`]: crate::Error::BackendUnavailable
 ///
 /// ```
 /// for g in gpujit::gpus().unwrap() {
@@ -42,20 +18,7 @@ pub struct GpuInfo {
 /// }
 /// ```
 pub fn gpus() -> Result<Vec<GpuInfo>> {
-    let Some(b) = cuda_backend()? else {
-        return Ok(Vec::new());
-    };
-    (0..b.device_count())
-        .map(|id| {
-            let d = b.device(id)?;
-            Ok(GpuInfo {
-                id,
-                name: d.name.clone(),
-                compute_capability: d.cc,
-                multiprocessors: d.limits.multiprocessors,
-            })
-        })
-        .collect()
+    current_backend()?.gpus()
 }
 
 /// Makes GPU `id` the one that new arrays, streams, events and launches
@@ -72,12 +35,9 @@ pub fn gpus() -> Result<Vec<GpuInfo>> {
 ///     gpujit::select_device(0).unwrap();
 /// }
 /// ```
+///
+/// [`Error::WrongDevice`]: crate::Error::WrongDevice
+/// [`Error::OutOfRange`]: crate::Error::OutOfRange
 pub fn select_device(id: usize) -> Result<()> {
-    match cuda_backend()? {
-        Some(b) => b.select(id),
-        None => Err(Error::OutOfRange(format!(
-            "there is no GPU {id}: kernels run on the CPU backend ({})",
-            crate::detect()
-        ))),
-    }
+    current_backend()?.select_device(id)
 }

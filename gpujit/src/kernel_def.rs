@@ -1,11 +1,19 @@
 //! What `#[gpu_kernel]` generates for each kernel: its description, and the
-//! type-erased arguments a launch hands to a backend.
+//! type-erased arguments a launch hands to a backend (the ABI between the
+//! generated code, the front and the backends).
+//!
+//! The CPU part of it lives here too, because a [`KernelDef`] names it: the
+//! [`CpuLaunch`] its CPU entry receives (whose methods are the CPU executor's,
+//! `cpu/exec.rs`) and the [`ArgClaim`] each array argument carries (whose
+//! meaning is `cpu/owned.rs`'s). `KernelArg::array` and `array_mut` are
+//! `array.rs`'s, where a `DeviceArray`'s buffer is.
 
-use crate::array::DeviceArray;
-use crate::backend::DeviceBuffer;
-use crate::cpu::CpuLaunch;
+use std::sync::atomic::AtomicUsize;
+
+use crate::buffer::DeviceBuffer;
 use crate::error::{Error, Result};
-use crate::scalar::{DeviceScalar, KernelScalar, ScalarType, ScalarValue};
+use crate::launch::LaunchConfig;
+use crate::scalar::{KernelScalar, ScalarType, ScalarValue};
 
 /// The CPU version of a kernel: unpacks the arguments and runs the body on
 /// every thread of the grid through [`CpuLaunch::run`].
@@ -36,6 +44,51 @@ pub struct KernelDef {
     pub recursive: fn() -> bool,
 }
 
+/// One launch of a kernel on the CPU backend, handed to the kernel's generated
+/// CPU entry ([`KernelDef::cpu`]), which unpacks its arguments and calls
+/// [`CpuLaunch::run`].
+#[derive(Debug)]
+pub struct CpuLaunch<'a> {
+    pub(crate) kernel: &'a KernelDef,
+    pub(crate) cfg: LaunchConfig,
+    /// Whether `cfg` was checked already: by `PreparedLaunch::prepare`, for
+    /// a launch through the backend. A hand-made launch ([`CpuLaunch::new`],
+    /// the executor's own tests) is checked when it runs.
+    pub(crate) checked: bool,
+}
+
+impl<'a> CpuLaunch<'a> {
+    /// A launch of `kernel` with the configuration `cfg` (checked against
+    /// CUDA's limits when it runs).
+    pub fn new(kernel: &'a KernelDef, cfg: LaunchConfig) -> Self {
+        CpuLaunch {
+            kernel,
+            cfg,
+            checked: false,
+        }
+    }
+
+    /// The launch the CPU backend runs for a prepared launch, whose
+    /// configuration `PreparedLaunch::prepare` checked.
+    pub(crate) fn prepared(kernel: &'a KernelDef, cfg: LaunchConfig) -> Self {
+        CpuLaunch {
+            kernel,
+            cfg,
+            checked: true,
+        }
+    }
+
+    /// The kernel being launched.
+    pub fn kernel(&self) -> &'a KernelDef {
+        self.kernel
+    }
+
+    /// The grid and block size.
+    pub fn config(&self) -> &LaunchConfig {
+        &self.cfg
+    }
+}
+
 /// One kernel parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParamDef {
@@ -62,16 +115,6 @@ pub enum ParamKind {
     },
 }
 
-/// Where an array argument's elements live, as the CPU backend reads them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArgPtr {
-    /// Host memory (CPU backend).
-    Host(*mut u8),
-    /// GPU memory: the CUDA backend takes the memory from the buffer itself
-    /// (a cudarc slice, whose events order the launch), never from an address.
-    Device,
-}
-
 /// The buffer of an array argument, borrowed as the launch borrows the array.
 #[derive(Debug)]
 pub(crate) enum BufArg<'a> {
@@ -81,11 +124,18 @@ pub(crate) enum BufArg<'a> {
     Write(&'a mut dyn DeviceBuffer),
 }
 
+/// Which kind of view a written array argument hands out on the CPU backend:
+/// relaxed atomic views, or one launch's own-index views, decided by the
+/// first view made and never going back, so plain and atomic accesses to
+/// one array never meet (the states and their use: `cpu/owned.rs`).
+#[derive(Debug, Default)]
+pub struct ArgClaim(pub(crate) AtomicUsize);
+
 /// An array argument: the borrowed buffer, shape in elements (C order),
 /// element type.
 ///
 /// Only [`KernelArg::array`] and [`KernelArg::array_mut`] make one, from a
-/// live [`DeviceArray`] borrow: backends trust its buffer and shape.
+/// live [`DeviceArray`](crate::DeviceArray) borrow: backends trust its buffer and shape.
 #[derive(Debug)]
 pub struct ArrayArg<'a> {
     pub(crate) buf: BufArg<'a>,
@@ -93,10 +143,10 @@ pub struct ArrayArg<'a> {
     pub(crate) elem: ScalarType,
     pub(crate) mutable: bool,
     /// Which backend owns the memory (`BackendKind` name), for error messages.
-    pub(crate) backend: crate::backend::BackendKind,
+    pub(crate) backend: crate::detect::BackendKind,
     /// Whether the CPU backend hands out shared (atomic) views of a written
     /// array or one launch's own-index views (see `cpu::owned`).
-    pub(crate) claim: crate::cpu::ArgClaim,
+    pub(crate) claim: ArgClaim,
 }
 
 impl ArrayArg<'_> {
@@ -109,7 +159,7 @@ impl ArrayArg<'_> {
     }
 
     /// Where the elements live (CPU backend: the host address).
-    pub(crate) fn ptr(&self) -> ArgPtr {
+    pub(crate) fn ptr(&self) -> crate::buffer::ArgPtr {
         self.buffer().arg_ptr()
     }
 }
@@ -129,16 +179,6 @@ impl<'a> KernelArg<'a> {
     /// A scalar passed by value.
     pub fn scalar<T: KernelScalar>(value: T) -> Self {
         KernelArg::Scalar(value.to_value())
-    }
-
-    /// A read-only array.
-    pub fn array<T: DeviceScalar>(array: &'a DeviceArray<T>) -> Self {
-        KernelArg::Array(array.as_arg())
-    }
-
-    /// A written array (the `&mut` borrow makes it exclusive for the launch).
-    pub fn array_mut<T: DeviceScalar>(array: &'a mut DeviceArray<T>) -> Self {
-        KernelArg::Array(array.as_arg_mut())
     }
 
     /// The scalar value as `T` (the default value if the argument is not a `T`,

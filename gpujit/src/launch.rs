@@ -183,12 +183,21 @@ impl LaunchConfig {
     /// # Errors
     /// [`Error::InvalidLaunchConfig`] naming the broken limit.
     pub fn new(grid: impl IntoDim3, block: impl IntoDim3) -> Result<Self> {
-        let cfg = LaunchConfig {
-            grid: grid.into_dim3("grid")?,
-            block: block.into_dim3("block")?,
-        };
+        let cfg = LaunchConfig::unchecked(grid, block)?;
         cfg.validate()?;
         Ok(cfg)
+    }
+
+    /// `grid` and `block` converted, not yet checked against the limits: a
+    /// launch's configuration, which `PreparedLaunch::prepare` checks.
+    ///
+    /// # Errors
+    /// As [`IntoDim3::into_dim3`].
+    pub(crate) fn unchecked(grid: impl IntoDim3, block: impl IntoDim3) -> Result<Self> {
+        Ok(LaunchConfig {
+            grid: grid.into_dim3("grid")?,
+            block: block.into_dim3("block")?,
+        })
     }
 
     /// Checks the limits listed at [`LaunchConfig::new`].

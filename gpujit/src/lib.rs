@@ -49,14 +49,42 @@
 //!   `name::suggested_block_size()`).
 //! - [`nvrtc`] finds and drives NVRTC: CUBIN and PTX for any architecture,
 //!   an on-disk cache, and each kernel's `ptx()` and `resources()`.
+//!
+//! ## Layers
+//!
+//! The runtime's modules import in one direction, as cudarc's
+//! `sys → result → safe` do: a module imports (`crate::`, `super::`) only
+//! modules of lower layers, and no file imports one that imports it back,
+//! but the one pair below. In five groups: leaves (0-1), the launch ABI
+//! (2-3), what a backend implements (4), the backends (5) and the front
+//! (6-8), where only `select` names a backend.
+//!
+//! | layer | modules | what |
+//! |---|---|---|
+//! | 0 | `error`, `scalar`, `device_fn`, `occupancy`, `probe`, `typecheck_methods`, `reference` | leaves (std, and the driver library for `probe`): errors, element types, device-function linking, occupancy results, can CUDA run here, type-checking stand-ins, the language reference |
+//! | 1 | `launch`, `detect` | `Dim3` and `LaunchConfig`; which backend runs and why (`GPUJIT_BACKEND`, the probe) |
+//! | 2 | `buffer` | ABI: `DeviceBuffer`, a backend's memory (sealed), and `ArgPtr` |
+//! | 3 | `kernel_def` | ABI: `KernelDef` and its parameters, `KernelArg`, `check_args`, the CPU entry's `CpuLaunch` |
+//! | 4 | `backend`, `nvrtc` | the `Backend` trait and the stream, event and pinned-buffer objects a backend returns; `PreparedLaunch`, a launch checked once; NVRTC (CUBIN, PTX, cache) |
+//! | 5 | `cpu`, `cuda` | the backends; neither imports the other or the front |
+//! | 6 | `select` | the backend of the process: the only module naming both backends |
+//! | 7 | `array`, `pinned`, `stream`, `gpus`, `kernel` | the front: arrays, pinned arrays, streams and events, GPUs, the kernel language |
+//! | 8 | `copies` | the front: copies between arrays, pinned arrays and streams |
+//!
+//! The one cycle left is a block and its threads: a block runs its threads,
+//! and a thread asks its block for its coordinates, shared memory and barriers.
+//!
+//! inherent pair: `cpu::block` <-> `cpu::thread`
 
 pub mod array;
 // Machinery, not user API: reachable for generated code through `__private`
 // only (the user-facing items are re-exported below).
 mod backend;
+mod buffer;
 mod copies;
 mod cpu;
 mod cuda;
+mod detect;
 mod device_fn;
 pub mod error;
 mod gpus;
@@ -66,16 +94,19 @@ pub mod launch;
 pub mod nvrtc;
 pub mod occupancy;
 mod pinned;
+mod probe;
 pub mod reference;
 mod scalar;
+mod select;
 pub mod stream;
 mod typecheck_methods;
 
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
-pub use backend::{detect, BackendKind, Detection};
+pub use backend::GpuInfo;
 pub use copies::to_device_on;
 pub use cpu::{with_cpu_time_limit, Idx3};
 pub use cuda::ENV_LOW_OCCUPANCY_WARNINGS;
+pub use detect::{detect, BackendKind, Detection};
 pub use error::{Error, Result};
 /// Marks a device function, as Numba's `@cuda.jit(device=True)` does: a
 /// plain function that kernels and other device functions call.
@@ -192,7 +223,7 @@ pub use gpujit_macros::gpu_device;
 /// ```
 #[doc(inline)]
 pub use gpujit_macros::gpu_kernel;
-pub use gpus::{gpus, select_device, GpuInfo};
+pub use gpus::{gpus, select_device};
 pub use launch::{Dim3, IntoDim3, LaunchConfig};
 /// The ndarray version gpujit's [`HostData`] and
 /// [`DeviceArray::copy_to_ndarray`] work with; use it (or the same version)
@@ -241,14 +272,15 @@ pub mod prelude {
 /// are sealed.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::backend::{current_backend, Backend, DeviceBuffer};
+    pub use crate::backend::{Backend, EventImpl, PinnedBuffer, PreparedLaunch, StreamImpl};
+    pub use crate::buffer::{ArgPtr, DeviceBuffer};
     pub use crate::cpu::{common_range, common_step, full_rounds, LoopState, StrideIndex};
     pub use crate::cpu::{fixed_ld, fixed_st, FixedArray};
     pub use crate::cpu::{
         last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,
         last_launch_narrowed_blocks, last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops,
-        with_forced_coroutines, Block, CpuBackend, CpuLaunch, GlobalMem, IntDiv, IntEuclid, IntRoot, IntRound, Mem,
-        OwnedArg, OwnedView, SharedLayout, SharedMem, Space, Thread, View, XRange,
+        with_forced_coroutines, Block, CpuBackend, GlobalMem, IntDiv, IntEuclid, IntRoot, IntRound, Mem, OwnedArg,
+        OwnedView, SharedLayout, SharedMem, Space, Thread, View, XRange,
     };
     pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
     pub use crate::cpu::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};
@@ -257,6 +289,7 @@ pub mod __private {
     pub use crate::kernel_def::*;
     pub use crate::launch::IntoDim3;
     pub use crate::scalar::{CudaConst, CudaConstArray, ScalarValue};
+    pub use crate::select::current_backend;
 
     /// `offset` rounded up to a multiple of `align` (a power of two): the
     /// offset of the next shared array.
@@ -279,8 +312,8 @@ pub mod __private {
         }
     }
 
-    /// The generated `launch`: validates the configuration and launches on
-    /// the current backend.
+    /// The generated `launch`: checks the launch once
+    /// ([`PreparedLaunch::prepare`]) and runs it on the current backend.
     ///
     /// # Errors
     /// [`crate::Error::InvalidLaunchConfig`], [`crate::Error::BackendUnavailable`]
@@ -291,8 +324,9 @@ pub mod __private {
         block: impl IntoDim3,
         args: &mut [crate::kernel_def::KernelArg<'_>],
     ) -> crate::Result<()> {
-        let cfg = crate::LaunchConfig::new(grid, block)?;
-        current_backend()?.launch(kernel, &cfg, args, None)
+        let cfg = crate::LaunchConfig::unchecked(grid, block)?;
+        let (backend, launch) = PreparedLaunch::prepare(current_backend, kernel, &cfg, args, None)?;
+        backend.run(launch)
     }
 
     /// The generated `launch_on`: as [`launch_kernel`], queued on `stream`.
@@ -307,8 +341,9 @@ pub mod __private {
         block: impl IntoDim3,
         args: &mut [crate::kernel_def::KernelArg<'_>],
     ) -> crate::Result<()> {
-        let cfg = crate::LaunchConfig::new(grid, block)?;
-        current_backend()?.launch(kernel, &cfg, args, Some(stream))
+        let cfg = crate::LaunchConfig::unchecked(grid, block)?;
+        let (backend, launch) = PreparedLaunch::prepare(current_backend, kernel, &cfg, args, Some(stream.handle()))?;
+        backend.run(launch)
     }
 
     /// The generated `occupancy` and `occupancy_with_shared`.
@@ -320,7 +355,8 @@ pub mod __private {
         block: impl IntoDim3,
         dynamic_shared_bytes: usize,
     ) -> crate::Result<crate::Occupancy> {
-        crate::occupancy::occupancy(kernel, block, dynamic_shared_bytes)
+        let cfg = crate::LaunchConfig::new(1, block)?;
+        current_backend()?.occupancy(kernel, &cfg, dynamic_shared_bytes)
     }
 
     /// The generated `suggested_block_size`.
@@ -330,7 +366,7 @@ pub mod __private {
     pub fn kernel_suggested_block_size(
         kernel: &'static crate::kernel_def::KernelDef,
     ) -> crate::Result<crate::SuggestedBlockSize> {
-        crate::occupancy::suggested_block_size(kernel)
+        current_backend()?.suggested_block_size(kernel)
     }
 
     /// The error of a CPU entry handed the wrong number of arguments.

@@ -35,11 +35,8 @@
 //! On the CPU backend both queries return [`Error::BackendUnavailable`]
 //! (blocks there run one after another on each core, so there is no
 //! occupancy to compute); portable code falls back to a fixed size, as above.
-
-use crate::error::{Error, Result};
-use crate::kernel_def::KernelDef;
-use crate::launch::{IntoDim3, LaunchConfig};
-use crate::stream::cuda_backend;
+//!
+//! [`Error::BackendUnavailable`]: crate::Error::BackendUnavailable
 
 /// The occupancy of one kernel at one block size on the current GPU
 /// (returned by the generated `name::occupancy(block)`).
@@ -121,46 +118,4 @@ pub struct SuggestedBlockSize {
     /// The smallest grid, in blocks, that reaches that occupancy on every
     /// multiprocessor.
     pub min_grid_size: u32,
-}
-
-/// The error of an occupancy query on the CPU backend.
-fn cpu_error(what: &str) -> Error {
-    Error::BackendUnavailable {
-        requested: "cuda".into(),
-        reason: format!(
-            "{what} is a GPU notion and kernels run on the CPU backend ({}); use a fixed block size such as 256 there",
-            crate::detect()
-        ),
-    }
-}
-
-/// `kernel`'s occupancy at `block` threads per block and
-/// `dynamic_shared_bytes` of dynamic shared memory on the current GPU
-/// (compiling and loading the kernel if it was not launched yet).
-///
-/// # Errors
-/// [`Error::BackendUnavailable`] on the CPU backend;
-/// [`Error::InvalidLaunchConfig`] for a block the GPU or the kernel cannot
-/// run; NVRTC and driver errors.
-pub(crate) fn occupancy(
-    kernel: &'static KernelDef,
-    block: impl IntoDim3,
-    dynamic_shared_bytes: usize,
-) -> Result<Occupancy> {
-    let cfg = LaunchConfig::new(1, block)?;
-    match cuda_backend()? {
-        Some(b) => crate::cuda::occupancy(b.current()?, kernel, &cfg, dynamic_shared_bytes),
-        None => Err(cpu_error("occupancy")),
-    }
-}
-
-/// The block size of highest occupancy for `kernel` on the current GPU.
-///
-/// # Errors
-/// As [`occupancy`].
-pub(crate) fn suggested_block_size(kernel: &'static KernelDef) -> Result<SuggestedBlockSize> {
-    match cuda_backend()? {
-        Some(b) => crate::cuda::suggested_block_size(b.current()?, kernel),
-        None => Err(cpu_error("a suggested block size")),
-    }
 }

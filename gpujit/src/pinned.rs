@@ -2,14 +2,11 @@
 //! `cuda.pinned_array`).
 
 use std::marker::PhantomData;
-use std::sync::Arc;
 
-use cudarc::driver::PinnedHostSlice;
-
-use crate::cuda::Device;
+use crate::backend::PinnedBuffer;
 use crate::error::{Error, Result};
 use crate::scalar::PodScalar;
-use crate::stream::cuda_backend;
+use crate::select::current_backend;
 
 /// A zero-filled host array of `len` elements in page-locked memory, which
 /// copies on a stream ([`DeviceArray::copy_to_pinned`](crate::DeviceArray::copy_to_pinned),
@@ -38,21 +35,12 @@ pub fn pinned_array<T: PodScalar>(len: usize) -> Result<PinnedArray<T>> {
         .checked_mul(std::mem::size_of::<T>())
         .filter(|&b| b <= isize::MAX as usize)
         .ok_or_else(|| Error::InvalidShape(format!("a pinned array of {len} elements is too large")))?;
-    let inner = match cuda_backend()? {
-        None => Inner::Cpu(vec![T::default(); len]),
-        Some(b) => {
-            let device = b.current()?.clone();
-            // SAFETY: the memory is zeroed right below, before any read.
-            let mut slice = unsafe { device.ctx.alloc_pinned_with_flags::<u8>(bytes.max(1), 0) }
-                .map_err(|e| device.err("cuMemHostAlloc", e))?;
-            slice
-                .as_mut_slice()
-                .map_err(|e| device.err("cuEventSynchronize", e))?
-                .fill(0);
-            Inner::Cuda { device, slice, len }
-        }
-    };
-    Ok(PinnedArray { inner, _t: PhantomData })
+    let buf = current_backend()?.alloc_pinned(bytes)?;
+    Ok(PinnedArray {
+        buf,
+        len,
+        _t: PhantomData,
+    })
 }
 
 /// A host array of `T` in page-locked (pinned) memory, made by
@@ -79,29 +67,16 @@ pub fn pinned_array<T: PodScalar>(len: usize) -> Result<PinnedArray<T>> {
 /// ```
 #[derive(Debug)]
 pub struct PinnedArray<T: PodScalar> {
-    pub(crate) inner: Inner<T>,
+    /// The backend's memory: at least `len` elements' bytes, aligned to 16.
+    pub(crate) buf: Box<dyn PinnedBuffer>,
+    len: usize,
     _t: PhantomData<T>,
-}
-
-#[derive(Debug)]
-pub(crate) enum Inner<T> {
-    Cpu(Vec<T>),
-    Cuda {
-        device: Arc<Device>,
-        /// At least one byte (a zero-length pinned allocation is refused);
-        /// `len` elements of `T` are in use.
-        slice: PinnedHostSlice<u8>,
-        len: usize,
-    },
 }
 
 impl<T: PodScalar> PinnedArray<T> {
     /// Number of elements.
     pub fn len(&self) -> usize {
-        match &self.inner {
-            Inner::Cpu(v) => v.len(),
-            Inner::Cuda { len, .. } => *len,
-        }
+        self.len
     }
 
     /// Whether it has no elements.
@@ -114,20 +89,16 @@ impl<T: PodScalar> PinnedArray<T> {
     /// # Errors
     /// CUDA driver errors (a failed copy).
     pub fn as_slice(&self) -> Result<&[T]> {
-        match &self.inner {
-            Inner::Cpu(v) => Ok(v),
-            Inner::Cuda { device, slice, len } => {
-                let bytes = slice.as_slice().map_err(|e| device.err("cuEventSynchronize", e))?;
-                // SAFETY: the allocation is page-aligned (cuMemHostAlloc), so
-                // aligned for `T`, and holds at least `len * size_of::<T>()`
-                // initialised bytes (zeroed at allocation, then only written
-                // with whole elements); every bit pattern is a valid `T`
-                // (`PodScalar` is sealed to primitive numbers, any bit pattern valid). The borrow
-                // of `self` keeps the memory alive and, being shared, rules
-                // out a new asynchronous write (those take `&mut self`).
-                Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), *len) })
-            }
-        }
+        let bytes = self.buf.bytes()?;
+        // SAFETY: a `PinnedBuffer` is aligned to at least 16 bytes (CUDA:
+        // page-aligned by cuMemHostAlloc; CPU: 16-byte words), so aligned for
+        // `T`, and holds at least `len * size_of::<T>()` initialised bytes
+        // (zeroed at allocation, then only written with whole elements);
+        // every bit pattern is a valid `T` (`PodScalar` is sealed to
+        // primitive numbers, any bit pattern valid). The borrow of `self`
+        // keeps the memory alive and, being shared, rules out a new
+        // asynchronous write (those take `&mut self`).
+        Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), self.len) })
     }
 
     /// The elements, writable, after the copies queued on the array have finished.
@@ -135,14 +106,9 @@ impl<T: PodScalar> PinnedArray<T> {
     /// # Errors
     /// CUDA driver errors.
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
-        match &mut self.inner {
-            Inner::Cpu(v) => Ok(v),
-            Inner::Cuda { device, slice, len } => {
-                let len = *len;
-                let bytes = slice.as_mut_slice().map_err(|e| device.err("cuEventSynchronize", e))?;
-                // SAFETY: as in `as_slice`; the `&mut self` borrow is exclusive.
-                Ok(unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<T>(), len) })
-            }
-        }
+        let len = self.len;
+        let bytes = self.buf.bytes_mut()?;
+        // SAFETY: as in `as_slice`; the `&mut self` borrow is exclusive.
+        Ok(unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<T>(), len) })
     }
 }

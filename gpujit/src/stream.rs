@@ -31,20 +31,12 @@
 //! # }
 //! ```
 
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Arc;
 
-use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaEvent, CudaStream};
-
-use crate::backend::{current_backend, BackendKind};
-use crate::cuda::{CudaBackend, Device};
+use crate::backend::{EventImpl, StreamImpl};
+use crate::detect::BackendKind;
 use crate::error::{Error, Result};
-
-/// The CUDA backend of this process, or `None` on the CPU backend.
-pub(crate) fn cuda_backend() -> Result<Option<&'static CudaBackend>> {
-    Ok(current_backend()?.as_any().downcast_ref::<CudaBackend>())
-}
+use crate::select::current_backend;
 
 /// A queue of launches and copies that run in order (Numba's `cuda.stream()`).
 /// Made by [`stream`]; pass it as a launch's third argument,
@@ -73,16 +65,8 @@ pub(crate) fn cuda_backend() -> Result<Option<&'static CudaBackend>> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Stream {
-    inner: StreamInner,
-}
-
-#[derive(Debug, Clone)]
-enum StreamInner {
-    Cpu,
-    Cuda {
-        device: Arc<Device>,
-        stream: Arc<CudaStream>,
-    },
+    /// The backend's stream (shared by the clones).
+    inner: Arc<dyn StreamImpl>,
 }
 
 /// A new stream on the current backend (and GPU), like Numba's `cuda.stream()`.
@@ -95,15 +79,8 @@ enum StreamInner {
 /// s.synchronize().unwrap();
 /// ```
 pub fn stream() -> Result<Stream> {
-    let inner = match cuda_backend()? {
-        None => StreamInner::Cpu,
-        Some(b) => {
-            let device = b.current()?.clone();
-            let stream = device.ctx.new_stream().map_err(|e| device.err("cuStreamCreate", e))?;
-            StreamInner::Cuda { device, stream }
-        }
-    };
-    Ok(Stream { inner })
+    let inner = current_backend()?.new_stream()?;
+    Ok(Stream { inner: inner.into() })
 }
 
 impl Stream {
@@ -114,46 +91,22 @@ impl Stream {
     /// CUDA driver errors, and [`Error::DeviceFault`] if a kernel on this
     /// GPU faulted.
     pub fn synchronize(&self) -> Result<()> {
-        match &self.inner {
-            StreamInner::Cpu => Ok(()),
-            StreamInner::Cuda { device, stream } => {
-                stream.synchronize().map_err(|e| device.err("cuStreamSynchronize", e))?;
-                device
-                    .ctx
-                    .check_err()
-                    .map_err(|e| device.err("an earlier asynchronous operation", e))
-            }
-        }
+        self.inner.synchronize()
     }
 
     /// The backend this stream belongs to.
     pub fn backend(&self) -> BackendKind {
-        match self.inner {
-            StreamInner::Cpu => BackendKind::Cpu,
-            StreamInner::Cuda { .. } => BackendKind::Cuda,
-        }
+        self.inner.backend()
     }
 
     /// The GPU this stream runs on (`None` on the CPU backend).
     pub fn device(&self) -> Option<usize> {
-        match &self.inner {
-            StreamInner::Cpu => None,
-            StreamInner::Cuda { device, .. } => Some(device.ordinal),
-        }
+        self.inner.device()
     }
 
-    /// The GPU and CUDA stream.
-    ///
-    /// # Errors
-    /// [`Error::WrongBackend`] for a CPU stream.
-    pub(crate) fn cuda(&self) -> Result<(&Arc<Device>, &Arc<CudaStream>)> {
-        match &self.inner {
-            StreamInner::Cuda { device, stream } => Ok((device, stream)),
-            StreamInner::Cpu => Err(Error::WrongBackend {
-                array: "CPU (a stream)".into(),
-                launch: "CUDA".into(),
-            }),
-        }
+    /// The backend's stream, for launches and copies on it.
+    pub(crate) fn handle(&self) -> &dyn StreamImpl {
+        &*self.inner
     }
 }
 
@@ -189,13 +142,7 @@ pub fn synchronize() -> Result<()> {
 /// ```
 #[derive(Debug)]
 pub struct Event {
-    inner: EventInner,
-}
-
-#[derive(Debug)]
-enum EventInner {
-    Cpu(Mutex<Option<Instant>>),
-    Cuda { device: Arc<Device>, event: CudaEvent },
+    inner: Box<dyn EventImpl>,
 }
 
 /// A new event (with timing) on the current backend and GPU (Numba's
@@ -230,17 +177,7 @@ enum EventInner {
 /// # }
 /// ```
 pub fn event() -> Result<Event> {
-    let inner = match cuda_backend()? {
-        None => EventInner::Cpu(Mutex::new(None)),
-        Some(b) => {
-            let device = b.current()?.clone();
-            let event = device
-                .ctx
-                .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
-                .map_err(|e| device.err("cuEventCreate", e))?;
-            EventInner::Cuda { device, event }
-        }
-    };
+    let inner = current_backend()?.new_event()?;
     Ok(Event { inner })
 }
 
@@ -251,26 +188,22 @@ impl Event {
     /// [`Error::WrongBackend`] or [`Error::WrongDevice`] if the stream is of
     /// another backend or GPU; CUDA driver errors.
     pub fn record(&self, stream: &Stream) -> Result<()> {
-        match (&self.inner, &stream.inner) {
-            (EventInner::Cpu(t), StreamInner::Cpu) => {
-                *t.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
-                Ok(())
-            }
-            (EventInner::Cuda { device, event }, StreamInner::Cuda { device: sd, stream }) => {
-                if device.ordinal != sd.ordinal {
-                    return Err(Error::WrongDevice {
-                        what: "the stream an event is recorded on".into(),
-                        expected: device.ordinal,
-                        found: sd.ordinal,
-                    });
-                }
-                event.record(stream).map_err(|e| device.err("cuEventRecord", e))
-            }
-            _ => Err(Error::WrongBackend {
+        if self.inner.backend() != stream.backend() {
+            return Err(Error::WrongBackend {
                 array: "another backend (event or stream)".into(),
                 launch: stream.backend().to_string(),
-            }),
+            });
         }
+        if let (Some(expected), Some(found)) = (self.inner.device(), stream.device()) {
+            if expected != found {
+                return Err(Error::WrongDevice {
+                    what: "the stream an event is recorded on".into(),
+                    expected,
+                    found,
+                });
+            }
+        }
+        self.inner.record(stream.handle())
     }
 
     /// Waits until the work before the event has finished.
@@ -278,10 +211,7 @@ impl Event {
     /// # Errors
     /// CUDA driver errors and [`Error::DeviceFault`].
     pub fn synchronize(&self) -> Result<()> {
-        match &self.inner {
-            EventInner::Cpu(_) => Ok(()),
-            EventInner::Cuda { device, event } => event.synchronize().map_err(|e| device.err("cuEventSynchronize", e)),
-        }
+        self.inner.synchronize()
     }
 
     /// Milliseconds from this event to `end`, both recorded and complete
@@ -293,35 +223,21 @@ impl Event {
     /// driver errors (`CUDA_ERROR_NOT_READY`, `CUDA_ERROR_INVALID_HANDLE`
     /// for an event never recorded), [`Error::WrongBackend`]/[`Error::WrongDevice`].
     pub fn elapsed_time(&self, end: &Event) -> Result<f32> {
-        match (&self.inner, &end.inner) {
-            (EventInner::Cpu(a), EventInner::Cpu(b)) => {
-                let a = *a.lock().unwrap_or_else(|p| p.into_inner());
-                let b = *b.lock().unwrap_or_else(|p| p.into_inner());
-                match (a, b) {
-                    (Some(a), Some(b)) => Ok(if b >= a {
-                        (b - a).as_secs_f32() * 1000.0
-                    } else {
-                        -((a - b).as_secs_f32() * 1000.0)
-                    }),
-                    _ => Err(Error::OutOfRange(
-                        "an event was never recorded: call record(&stream) on both events first".into(),
-                    )),
-                }
-            }
-            (EventInner::Cuda { device, event }, EventInner::Cuda { device: d2, event: e2 }) => {
-                if device.ordinal != d2.ordinal {
-                    return Err(Error::WrongDevice {
-                        what: "the end event".into(),
-                        expected: device.ordinal,
-                        found: d2.ordinal,
-                    });
-                }
-                event.elapsed_ms(e2).map_err(|e| device.err("cuEventElapsedTime", e))
-            }
-            _ => Err(Error::WrongBackend {
+        if self.inner.backend() != end.inner.backend() {
+            return Err(Error::WrongBackend {
                 array: "another backend (event)".into(),
                 launch: "this event's backend".into(),
-            }),
+            });
         }
+        if let (Some(expected), Some(found)) = (self.inner.device(), end.inner.device()) {
+            if expected != found {
+                return Err(Error::WrongDevice {
+                    what: "the end event".into(),
+                    expected,
+                    found,
+                });
+            }
+        }
+        self.inner.elapsed_ms(&*end.inner)
     }
 }

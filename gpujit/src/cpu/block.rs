@@ -16,10 +16,9 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::sync::atomic::Ordering;
 
-use crate::cpu::exec::{panic_message, Fault, LaunchCtx};
+use crate::cpu::ctx::{panic_message, Fault, LaunchCtx};
 use crate::cpu::thread::Thread;
 use crate::cpu::view::{SharedMem, View};
-use crate::cpu::SharedLayout;
 use crate::scalar::DeviceScalar;
 
 /// One block of a running launch, owned by the OS thread that runs it. The
@@ -480,7 +479,7 @@ impl<'a> Block<'a> {
     /// The view borrows this `Block`, so it cannot outlive the block (nor its
     /// buffer), and it is neither `Send` nor `Sync`.
     ///
-    /// If the array does not fit the kernel's [`SharedLayout`] or is
+    /// If the array does not fit the kernel's [`SharedLayout`](super::SharedLayout) or is
     /// misaligned (a gpujit bug), records a fault of thread (0, 0, 0) and
     /// returns an empty view.
     #[inline]
@@ -512,7 +511,7 @@ impl<'a> Block<'a> {
         // so the elements lie inside the block's shared buffer; the buffer is
         // 16-byte aligned (or more) and `byte_offset` is a multiple of
         // `align_of::<T>()` (at most 8). The buffer (the rayon job's, see
-        // `exec::Batch`) stays allocated, and is neither zeroed again nor
+        // `ctx::Batch`) stays allocated, and is neither zeroed again nor
         // resized for the job's next block, until `run_block` (or `run_item`) returns, after
         // every borrow of this `Block` ended, and
         // the block (all of its threads, coroutines included) runs on one OS
@@ -570,57 +569,6 @@ impl<'a> Block<'a> {
             if first.as_ref().is_none_or(|g| f.block_key < g.block_key) {
                 *first = Some(f);
             }
-        }
-    }
-}
-
-thread_local! {
-    static SHARED: Cell<Vec<u128>> = const { Cell::new(Vec::new()) };
-}
-
-/// The shared-memory buffer of the blocks of one rayon job, taken from (and
-/// given back to) a per-OS-thread cache.
-#[derive(Default)]
-pub(super) struct SharedBuf {
-    words: Vec<u128>,
-}
-
-impl SharedBuf {
-    pub(super) fn take(layout: SharedLayout) -> SharedBuf {
-        if layout.bytes == 0 {
-            return SharedBuf { words: Vec::new() };
-        }
-        SharedBuf {
-            words: SHARED.try_with(Cell::take).unwrap_or_default(),
-        }
-    }
-
-    /// Zeroes and returns `layout.bytes` bytes aligned to `max(layout.align, 16)`.
-    pub(super) fn zeroed_region(&mut self, layout: SharedLayout) -> (*mut u8, usize) {
-        if layout.bytes == 0 {
-            return (std::ptr::NonNull::<u128>::dangling().as_ptr().cast(), 0);
-        }
-        // `layout.bytes <= MAX_SHARED_BYTES`, so none of this overflows.
-        let align = layout.align.max(16).checked_next_power_of_two().unwrap_or(16).min(4096);
-        let words = (layout.bytes + align).div_ceil(16);
-        if self.words.len() < words {
-            self.words.resize(words, 0);
-        }
-        let base = self.words.as_mut_ptr().cast::<u8>();
-        let pad = base.align_offset(align).min(align - 16);
-        // SAFETY: the buffer has `bytes + align` bytes, `pad < align`, so
-        // `[pad, pad + bytes)` lies inside it.
-        unsafe {
-            let start = base.add(pad);
-            start.write_bytes(0, layout.bytes);
-            (start, layout.bytes)
-        }
-    }
-
-    pub(super) fn give_back(self) {
-        if self.words.capacity() > 0 {
-            let words = self.words;
-            let _ = SHARED.try_with(move |s| s.set(words));
         }
     }
 }

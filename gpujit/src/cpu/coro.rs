@@ -13,7 +13,7 @@ use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use crate::cpu::block::Block;
-use crate::cpu::exec::panic_message;
+use crate::cpu::ctx::panic_message;
 use crate::cpu::thread::Thread;
 use crate::error::{Error, Result};
 

@@ -14,7 +14,6 @@
 //! run-away launch: a watchdog thread sets a flag that the generated code
 //! polls at every loop iteration, and blocks not yet started are skipped.
 
-use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -25,57 +24,20 @@ use std::time::Duration;
 use rayon::prelude::*;
 use strength_reduce::StrengthReducedUsize;
 
-use crate::backend::{Backend, BackendKind, DeviceBuffer, HostBuffer};
-use crate::cpu::block::{Block, SharedBuf};
+use crate::cpu::block::Block;
 use crate::cpu::coro::stack_size;
+use crate::cpu::ctx::{Batch, LaunchCtx, SharedLayout};
 use crate::cpu::merge::Runs;
 use crate::cpu::paths::{self, PathCounts};
 use crate::cpu::thread::Thread;
 use crate::error::{Error, Result};
-use crate::kernel_def::{check_args, ArgPtr, KernelArg, KernelDef};
-use crate::launch::LaunchConfig;
-use crate::stream::Stream;
-
-/// Static shared memory of one kernel (all its `shared_array`s), laid out by
-/// the macro: total size in bytes and the largest element alignment in bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct SharedLayout {
-    /// Bytes of shared memory per block.
-    pub bytes: usize,
-    /// Required alignment of the buffer in bytes (a power of two; the buffer is
-    /// always aligned to at least 16).
-    pub align: usize,
-}
+use crate::kernel_def::CpuLaunch;
 
 /// CUDA's limit on static `__shared__` memory per block (48 KiB), enforced on
 /// the CPU too so that a kernel that runs here also compiles for a GPU.
 pub const MAX_SHARED_BYTES: usize = 48 * 1024;
 
-/// One launch of a kernel on the CPU backend, handed to the kernel's generated
-/// CPU entry ([`KernelDef::cpu`]), which unpacks its arguments and calls
-/// [`CpuLaunch::run`].
-#[derive(Debug)]
-pub struct CpuLaunch<'a> {
-    kernel: &'a KernelDef,
-    cfg: LaunchConfig,
-}
-
-impl<'a> CpuLaunch<'a> {
-    /// A launch of `kernel` with the (already validated) configuration `cfg`.
-    pub fn new(kernel: &'a KernelDef, cfg: LaunchConfig) -> Self {
-        CpuLaunch { kernel, cfg }
-    }
-
-    /// The kernel being launched.
-    pub fn kernel(&self) -> &'a KernelDef {
-        self.kernel
-    }
-
-    /// The grid and block size.
-    pub fn config(&self) -> &LaunchConfig {
-        &self.cfg
-    }
-
+impl CpuLaunch<'_> {
     /// Runs `body` once per thread of the grid and waits for all of them:
     /// [`CpuLaunch::run_blocks`] with each block's threads run one after
     /// another, or as coroutines if `uses_barrier` (`body` calls
@@ -166,7 +128,9 @@ impl<'a> CpuLaunch<'a> {
         merge: bool,
         body: &(dyn Fn(&Block<'_>) + Sync),
     ) -> Result<()> {
-        self.cfg.validate()?;
+        if !self.checked {
+            self.cfg.validate()?;
+        }
         if shared.bytes > MAX_SHARED_BYTES {
             return Err(Error::InvalidLaunchConfig(format!(
                 "kernel `{}` uses {} bytes of shared memory per block, more than the CUDA limit of {MAX_SHARED_BYTES} bytes; use smaller shared arrays",
@@ -318,56 +282,6 @@ impl<'a> CpuLaunch<'a> {
     }
 }
 
-/// The first fault of a block (or of the launch).
-pub(super) struct Fault {
-    /// Linear block index.
-    pub(super) block_key: usize,
-    /// Linear thread index in the block.
-    pub(super) thread_key: usize,
-    pub(super) block: [u32; 3],
-    pub(super) thread: [u32; 3],
-    pub(super) message: String,
-}
-
-/// What every block of a launch shares.
-pub(super) struct LaunchCtx {
-    pub(super) grid: [usize; 3],
-    pub(super) block: [usize; 3],
-    pub(super) gridsize: [usize; 3],
-    /// `gridsize(1)` as a divisor that takes a few multiplications instead
-    /// of a division: the class test of every grid-stride access off the
-    /// fast rounds (`OwnedView::in_class`).
-    pub(super) grid1_divisor: StrengthReducedUsize,
-    pub(super) threads_per_block: usize,
-    pub(super) shared: SharedLayout,
-    /// Coroutine stack size in bytes (0 if the kernel has no barrier).
-    pub(super) stack_bytes: usize,
-    /// `GPUJIT_CPU_EXEC=coroutines`.
-    pub(super) force_coroutines: bool,
-    pub(super) faults: AtomicUsize,
-    pub(super) first: Mutex<Option<Fault>>,
-    /// Set by the watchdog at the deadline; polled by every loop iteration of
-    /// the generated code and before each block starts.
-    pub(super) cancel: AtomicBool,
-    /// Blocks that ran on the coroutine path.
-    pub(super) coroutine_blocks: AtomicUsize,
-    /// Blocks that ran a loop in lockstep across threads.
-    pub(super) lockstep_blocks: AtomicUsize,
-    /// Blocks that ran a narrowed thread loop (`Block::threads_x_in`).
-    pub(super) narrowed_blocks: AtomicUsize,
-    /// Blocks that ran the unchecked thread loop of block spans (`span.rs`).
-    pub(super) span_blocks: AtomicUsize,
-    /// Thread loops run on block spans, over all blocks.
-    pub(super) span_loops: AtomicUsize,
-    /// Blocks that ran a lockstep loop row by row (`Block::lockstep_rows`).
-    pub(super) row_blocks: AtomicUsize,
-    /// Of the span blocks, those that ran the copy for constant last-axis
-    /// lengths.
-    pub(super) inner_blocks: AtomicUsize,
-    /// Blocks that ran in a merged run (`CpuLaunch::run_blocks_merged`).
-    pub(super) merged_blocks: AtomicUsize,
-}
-
 /// The fewest consecutive blocks a rayon job runs: enough for about
 /// `BATCH_THREADS` threads, so that launching many tiny blocks costs little
 /// more than a rayon loop over as many items, but never so many that fewer
@@ -377,65 +291,6 @@ pub(super) fn batch_len(blocks: usize, threads_per_block: usize, workers: usize)
     let fill = BATCH_THREADS / threads_per_block.max(1);
     let spread = blocks / (4 * workers.max(1));
     fill.min(spread).max(1)
-}
-
-/// What one rayon job keeps across its run of blocks: the shared-memory
-/// buffer, the last block's coordinates (the next block's follow without
-/// divisions), and its counts of blocks per path (added to the launch's
-/// once, at the end of the job).
-pub(super) struct Batch<'c> {
-    ctx: &'c LaunchCtx,
-    pub(super) shared: SharedBuf,
-    last: Option<(usize, [usize; 3])>,
-    pub(super) lockstep: usize,
-    pub(super) narrowed: usize,
-    pub(super) span: usize,
-    pub(super) span_loops: usize,
-    pub(super) rows: usize,
-    pub(super) inner: usize,
-    pub(super) merged: usize,
-}
-
-impl<'c> Batch<'c> {
-    fn new(ctx: &'c LaunchCtx) -> Batch<'c> {
-        Batch {
-            ctx,
-            shared: SharedBuf::take(ctx.shared),
-            last: None,
-            lockstep: 0,
-            narrowed: 0,
-            span: 0,
-            span_loops: 0,
-            rows: 0,
-            inner: 0,
-            merged: 0,
-        }
-    }
-}
-
-impl Drop for Batch<'_> {
-    fn drop(&mut self) {
-        std::mem::take(&mut self.shared).give_back();
-        if self.lockstep > 0 {
-            self.ctx.lockstep_blocks.fetch_add(self.lockstep, Ordering::Relaxed);
-        }
-        if self.narrowed > 0 {
-            self.ctx.narrowed_blocks.fetch_add(self.narrowed, Ordering::Relaxed);
-        }
-        if self.span > 0 {
-            self.ctx.span_blocks.fetch_add(self.span, Ordering::Relaxed);
-            self.ctx.span_loops.fetch_add(self.span_loops, Ordering::Relaxed);
-        }
-        if self.rows > 0 {
-            self.ctx.row_blocks.fetch_add(self.rows, Ordering::Relaxed);
-        }
-        if self.inner > 0 {
-            self.ctx.inner_blocks.fetch_add(self.inner, Ordering::Relaxed);
-        }
-        if self.merged > 0 {
-            self.ctx.merged_blocks.fetch_add(self.merged, Ordering::Relaxed);
-        }
-    }
 }
 
 impl LaunchCtx {
@@ -544,13 +399,6 @@ fn exec_path() -> Result<ExecPath> {
     .map_err(Error::InvalidLaunchConfig)
 }
 
-pub(super) fn panic_message(payload: &(dyn Any + Send)) -> Option<&str> {
-    payload
-        .downcast_ref::<&'static str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-}
-
 /// The environment variable that sets a time limit for every CPU launch.
 pub const TIME_LIMIT_ENV: &str = "GPUJIT_CPU_TIME_LIMIT_MS";
 
@@ -623,65 +471,5 @@ pub(super) fn parse_time_limit(v: &str) -> std::result::Result<Duration, String>
         _ => Err(format!(
             "{TIME_LIMIT_ENV}=`{v}` is not a time limit in whole milliseconds (1 or more); unset it for no limit"
         )),
-    }
-}
-
-/// The CPU backend: host memory and the executor above. Launches are
-/// synchronous (they return when every thread has finished).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct CpuBackend;
-
-impl Backend for CpuBackend {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Cpu
-    }
-
-    fn description(&self) -> String {
-        format!("CPU ({} worker threads, rayon)", rayon::current_num_threads())
-    }
-
-    fn alloc_zeroed(&self, bytes: usize) -> Result<Box<dyn DeviceBuffer>> {
-        Ok(Box::new(HostBuffer::new_zeroed(bytes)?))
-    }
-
-    fn launch(
-        &self,
-        kernel: &'static KernelDef,
-        cfg: &LaunchConfig,
-        args: &mut [KernelArg<'_>],
-        stream: Option<&Stream>,
-    ) -> Result<()> {
-        // A CPU stream runs its work at once: nothing to queue behind.
-        if let Some(s) = stream {
-            if s.backend() != BackendKind::Cpu {
-                return Err(Error::WrongBackend {
-                    array: format!("{} (the stream)", s.backend()),
-                    launch: BackendKind::Cpu.to_string(),
-                });
-            }
-        }
-        let args = &*args;
-        cfg.validate()?;
-        check_args(kernel, args)?;
-        for arg in args {
-            if let KernelArg::Array(a) = arg {
-                if a.backend != BackendKind::Cpu || !matches!(a.ptr(), ArgPtr::Host(_)) {
-                    return Err(Error::WrongBackend {
-                        array: a.backend.to_string(),
-                        launch: BackendKind::Cpu.to_string(),
-                    });
-                }
-            }
-        }
-        let launch = CpuLaunch::new(kernel, *cfg);
-        (kernel.cpu)(&launch, args)
-    }
-
-    fn synchronize(&self) -> Result<()> {
-        Ok(())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }

@@ -10,7 +10,7 @@ use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::cpu::block::Block;
-use crate::cpu::exec::{Batch, LaunchCtx};
+use crate::cpu::ctx::{Batch, LaunchCtx};
 
 /// The fewest blocks a merged run has (`CpuLaunch::run_blocks_merged`):
 /// fewer gain little over running them one by one.

@@ -38,17 +38,21 @@
 //! - `threadfence()`, `threadfence_block()` (free functions): CUDA's fences.
 
 mod atomics;
+mod backend;
 mod block;
 mod coro;
+mod ctx;
 mod exec;
 mod fixed;
 mod lockstep;
 mod math;
+mod memory;
 mod merge;
 mod ops;
 mod owned;
 mod paths;
 mod span;
+mod stream;
 mod thread;
 mod view;
 
@@ -56,13 +60,15 @@ mod view;
 mod tests;
 
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
+pub use backend::CpuBackend;
 pub use block::{Block, XRange};
-pub use exec::{with_cpu_time_limit, with_forced_coroutines, CpuBackend, CpuLaunch, SharedLayout};
+pub use ctx::SharedLayout;
+pub use exec::{with_cpu_time_limit, with_forced_coroutines};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::{IntEuclid, IntRoot, IntRound};
 pub use ops::{KernelArith, KernelShift};
-pub use owned::{ArgClaim, OwnedArg, OwnedView};
+pub use owned::{OwnedArg, OwnedView};
 pub use paths::{
     last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,
     last_launch_narrowed_blocks, last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops,

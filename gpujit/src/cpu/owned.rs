@@ -25,27 +25,26 @@
 
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use crate::cpu::block::Block;
-use crate::cpu::exec::LaunchCtx;
+use crate::cpu::ctx::LaunchCtx;
 use crate::cpu::view::{atomic, OutOfBounds, Space, View};
 use crate::cpu::Thread;
-use crate::kernel_def::KernelArg;
+use crate::kernel_def::{ArgClaim, KernelArg};
 use crate::scalar::DeviceScalar;
+
+// The states of an [`ArgClaim`] (which kind of view a written array argument
+// hands out): `FRESH`, `SHARED` (relaxed atomic [`View`]s), or own-index
+// views for one launch (the address of its `LaunchCtx`, never 0 or 1),
+// decided by the first view made. Never goes back, so plain and atomic
+// accesses to one array never meet.
 
 /// No view of the array was made yet.
 const FRESH: usize = 0;
 /// [`View`]s (relaxed atomic) of the array exist: own-index views use
 /// atomics too.
 const SHARED: usize = 1;
-
-/// Which kind of view a written array argument hands out: relaxed atomic
-/// [`View`]s ([`SHARED`]), or own-index views for one launch (the address of
-/// its `LaunchCtx`, never 0 or 1), decided by the first view made. Never
-/// goes back, so plain and atomic accesses to one array never meet.
-#[derive(Debug, Default)]
-pub struct ArgClaim(AtomicUsize);
 
 /// What a block may do with an own-index view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

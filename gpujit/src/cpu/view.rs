@@ -10,9 +10,10 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::buffer::ArgPtr;
 use crate::cpu::atomics::{AtomicOp, AtomicScalar};
 use crate::cpu::Thread;
-use crate::kernel_def::{ArgPtr, KernelArg};
+use crate::kernel_def::KernelArg;
 use crate::scalar::DeviceScalar;
 
 /// Where the elements of a [`View`] live, as in CUDA's memory spaces.

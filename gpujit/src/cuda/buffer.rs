@@ -7,9 +7,10 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream};
 
 use super::device::Device;
-use crate::backend::{check_range, BackendKind, DeviceBuffer};
-use crate::error::Result;
-use crate::kernel_def::ArgPtr;
+use crate::buffer::sealed::Sealed;
+use crate::buffer::{check_range, ArgPtr, DeviceBuffer};
+use crate::detect::BackendKind;
+use crate::error::{Error, Result};
 
 /// Bytes on one GPU.
 #[derive(Debug)]
@@ -18,7 +19,32 @@ pub(crate) struct CudaBuffer {
     pub slice: CudaSlice<u8>,
 }
 
+/// The error of a CUDA operation handed an object of another backend: the
+/// front checks that the objects of one operation belong together, so only
+/// a gpujit bug reaches it.
+pub(crate) fn not_cuda(found: BackendKind) -> Error {
+    Error::WrongBackend {
+        array: found.to_string(),
+        launch: BackendKind::Cuda.to_string(),
+    }
+}
+
 impl CudaBuffer {
+    /// `buf` as the CUDA buffer it is (the front checked its backend).
+    pub fn of(buf: &dyn DeviceBuffer) -> Result<&CudaBuffer> {
+        buf.as_any()
+            .downcast_ref::<CudaBuffer>()
+            .ok_or_else(|| not_cuda(buf.backend()))
+    }
+
+    /// `buf` as the CUDA buffer it is, writable.
+    pub fn of_mut(buf: &mut dyn DeviceBuffer) -> Result<&mut CudaBuffer> {
+        let found = buf.backend();
+        buf.as_any_mut()
+            .downcast_mut::<CudaBuffer>()
+            .ok_or_else(|| not_cuda(found))
+    }
+
     /// `bytes` zeroed bytes on `device`, allocated (and zeroed) on its default stream.
     pub fn new_zeroed(device: &Arc<Device>, bytes: usize) -> Result<CudaBuffer> {
         let s = &device.stream;
@@ -65,9 +91,15 @@ impl CudaBuffer {
     }
 }
 
+impl Sealed for CudaBuffer {}
+
 impl DeviceBuffer for CudaBuffer {
     fn backend(&self) -> BackendKind {
         BackendKind::Cuda
+    }
+
+    fn device(&self) -> Option<usize> {
+        Some(self.device.ordinal)
     }
 
     fn byte_len(&self) -> usize {
@@ -85,6 +117,20 @@ impl DeviceBuffer for CudaBuffer {
     fn write(&mut self, byte_offset: usize, src: &[u8]) -> Result<()> {
         let stream = self.device.stream.clone();
         self.write_on(&stream, byte_offset, src)
+    }
+
+    fn copy_from(&mut self, src: &dyn DeviceBuffer) -> Result<()> {
+        let src = CudaBuffer::of(src)?;
+        let n = self.slice.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let device = self.device.clone();
+        let mut dst = self.slice.slice_mut(0..n);
+        device
+            .stream
+            .memcpy_dtod(&src.slice.slice(0..n), &mut dst)
+            .map_err(|e| device.err("cuMemcpyDtoDAsync", e))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

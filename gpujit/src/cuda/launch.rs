@@ -1,5 +1,7 @@
-//! A kernel launch on a GPU: checks, argument packing in the parameter ABI
-//! of the emitted CUDA C, and the low-occupancy warning.
+//! A kernel launch on a GPU: the GPU's own checks (its limits, the kernel's
+//! registers and shared memory; everything else `PreparedLaunch::prepare`
+//! checked), argument packing in the parameter ABI of the emitted CUDA C,
+//! and the low-occupancy warning.
 //!
 //! The ABI (see `gpujit-macros/src/emit_cuda.rs` and `tests/snapshots/*.cu`):
 //! in parameter order, an array is its element pointer followed by one
@@ -14,8 +16,9 @@ use cudarc::driver::{CudaStream, LaunchConfig as CuConfig, PushKernelArg};
 
 use super::buffer::CudaBuffer;
 use super::device::Device;
+use crate::backend::PreparedLaunch;
 use crate::error::{Error, Result};
-use crate::kernel_def::{check_args, BufArg, KernelArg, KernelDef};
+use crate::kernel_def::{BufArg, KernelArg, KernelDef};
 use crate::launch::LaunchConfig;
 use crate::scalar::ScalarValue;
 
@@ -52,39 +55,14 @@ fn scalar_word(v: ScalarValue) -> u64 {
     }
 }
 
-/// Launches `kernel` on `device`'s `stream`. Asynchronous: a fault in the
+/// Launches a prepared launch on `device`'s `stream` (the GPU and stream
+/// `prepare` checked its arrays against). Asynchronous: a fault in the
 /// kernel is reported by the next synchronizing call.
-pub(crate) fn launch(
-    device: &Arc<Device>,
-    stream: &Arc<CudaStream>,
-    kernel: &'static KernelDef,
-    cfg: &LaunchConfig,
-    args: &mut [KernelArg<'_>],
-) -> Result<()> {
-    cfg.validate()?;
+pub(crate) fn launch(device: &Arc<Device>, stream: &Arc<CudaStream>, mut launch: PreparedLaunch<'_, '_>) -> Result<()> {
+    let (kernel, cfg) = (launch.kernel(), *launch.config());
+    let cfg = &cfg;
     device.check_config(cfg)?;
-    check_args(kernel, args)?;
-    // Every array must be GPU memory of this device.
-    for (param, arg) in kernel.params.iter().zip(args.iter()) {
-        if let KernelArg::Array(a) = arg {
-            match a.buffer().as_any().downcast_ref::<CudaBuffer>() {
-                None => {
-                    return Err(Error::WrongBackend {
-                        array: a.backend.to_string(),
-                        launch: "CUDA".into(),
-                    })
-                }
-                Some(b) if b.device.ordinal != device.ordinal => {
-                    return Err(Error::WrongDevice {
-                        what: format!("kernel `{}`, parameter `{}`", kernel.name, param.name),
-                        expected: device.ordinal,
-                        found: b.device.ordinal,
-                    })
-                }
-                Some(_) => {}
-            }
-        }
-    }
+    let args = launch.args_mut();
     let loaded = device.modules.get(&device.ctx, device.cc, kernel)?;
     if cfg.block.volume() > u64::from(loaded.max_threads_per_block) {
         return Err(Error::InvalidLaunchConfig(format!(
@@ -122,19 +100,12 @@ pub(crate) fn launch(
             }
             KernelArg::Array(a) => {
                 let ndim = a.shape.len();
-                // Checked above: every array is a `CudaBuffer`.
+                // `prepare` checked that every array is of this backend: a
+                // `CudaBuffer` (an error otherwise, never a skipped argument).
                 match &mut a.buf {
-                    BufArg::Read(b) => {
-                        if let Some(b) = b.as_any().downcast_ref::<CudaBuffer>() {
-                            builder.arg(&b.slice);
-                        }
-                    }
-                    BufArg::Write(b) => {
-                        if let Some(b) = b.as_any_mut().downcast_mut::<CudaBuffer>() {
-                            builder.arg(&mut b.slice);
-                        }
-                    }
-                }
+                    BufArg::Read(b) => builder.arg(&CudaBuffer::of(*b)?.slice),
+                    BufArg::Write(b) => builder.arg(&mut CudaBuffer::of_mut(*b)?.slice),
+                };
                 for w in &words[next..next + ndim] {
                     builder.arg(w);
                 }
@@ -149,7 +120,8 @@ pub(crate) fn launch(
     };
     device.set_last_kernel(kernel.name);
     // SAFETY (cudarc's three conditions for `launch`):
-    // 1. The arguments match the function: `check_args` checked count, types,
+    // 1. The arguments match the function: `check_args` (in
+    //    `PreparedLaunch::prepare`, the only maker of a launch) checked count, types,
     //    element types and dimensions against the `KernelDef` the macro
     //    generated together with the CUDA C, and the packing above follows
     //    that C's parameter list (pointer, then one u64 per dimension;

@@ -3,11 +3,12 @@
 //!
 //! Layers, each using only those below it:
 //! - `error`: driver errors as [`crate::Error`] values (the `CUresult` kept);
-//! - `probe`: can CUDA run here (never panics);
 //! - `module_cache`: a kernel compiled and loaded once per device;
 //! - `device`: one GPU (context, default stream, limits, loaded kernels);
 //! - `buffer`: a `DeviceArray`'s GPU memory (a cudarc slice);
-//! - `launch`: checks, argument packing, the occupancy warning;
+//! - `pinned`: a `PinnedArray`'s page-locked memory;
+//! - `stream`: streams, events and the copies a stream queues;
+//! - `launch`: the GPU's own checks, argument packing, the occupancy warning;
 //! - `occupancy`: the driver's occupancy calculator;
 //! - this file: [`CudaBackend`], the devices of the process and the current one.
 
@@ -17,22 +18,26 @@ mod error;
 mod launch;
 mod module_cache;
 mod occupancy;
-mod probe;
+mod pinned;
+mod stream;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-pub(crate) use buffer::CudaBuffer;
-pub(crate) use device::Device;
+use buffer::CudaBuffer;
+use device::Device;
 pub use launch::ENV_LOW_OCCUPANCY_WARNINGS;
-pub(crate) use occupancy::{occupancy, suggested_block_size};
-pub(crate) use probe::{probe, Found};
+use pinned::PinnedHost;
+use stream::{DeviceEvent, DeviceStream};
 
-use crate::backend::{Backend, BackendKind, DeviceBuffer};
+use crate::backend::{Backend, EventImpl, GpuInfo, PinnedBuffer, PreparedLaunch, StreamImpl};
+use crate::buffer::sealed::Sealed;
+use crate::buffer::DeviceBuffer;
+use crate::detect::BackendKind;
 use crate::error::{Error, Result};
-use crate::kernel_def::{KernelArg, KernelDef};
+use crate::kernel_def::KernelDef;
 use crate::launch::LaunchConfig;
-use crate::stream::Stream;
+use crate::occupancy::{Occupancy, SuggestedBlockSize};
 
 /// The CUDA backend of this process: its GPUs, opened on first use, and the
 /// one selected for new arrays, streams and launches without a stream.
@@ -44,7 +49,7 @@ pub struct CudaBackend {
 }
 
 impl CudaBackend {
-    /// A backend over `count` devices (found by [`probe`]).
+    /// A backend over `count` devices (found by [`crate::probe`]).
     pub(crate) fn new(count: usize) -> CudaBackend {
         CudaBackend {
             devices: (0..count).map(|_| OnceLock::new()).collect(),
@@ -104,6 +109,8 @@ impl CudaBackend {
     }
 }
 
+impl Sealed for CudaBackend {}
+
 impl Backend for CudaBackend {
     fn kind(&self) -> BackendKind {
         BackendKind::Cuda
@@ -123,30 +130,71 @@ impl Backend for CudaBackend {
         Ok(Box::new(CudaBuffer::new_zeroed(self.current()?, bytes)?))
     }
 
-    fn launch(
-        &self,
-        kernel: &'static KernelDef,
-        cfg: &LaunchConfig,
-        args: &mut [KernelArg<'_>],
-        stream: Option<&Stream>,
-    ) -> Result<()> {
-        match stream {
-            None => {
-                let d = self.current()?;
-                launch::launch(d, &d.stream, kernel, cfg, args)
-            }
+    fn run(&self, launch: PreparedLaunch<'_, '_>) -> Result<()> {
+        match launch.stream() {
             Some(s) => {
-                let (d, st) = s.cuda()?;
-                launch::launch(d, st, kernel, cfg, args)
+                let q = DeviceStream::of(s)?;
+                launch::launch(&q.device, &q.stream, launch)
+            }
+            None => {
+                // The GPU `prepare` checked the arrays against.
+                let d = match launch.device() {
+                    Some(ordinal) => self.device(ordinal)?,
+                    None => self.current()?,
+                };
+                launch::launch(d, &d.stream, launch)
             }
         }
+    }
+
+    fn current_device(&self) -> Result<Option<usize>> {
+        Ok(Some(self.current()?.ordinal))
     }
 
     fn synchronize(&self) -> Result<()> {
         self.synchronize_all()
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    fn new_stream(&self) -> Result<Box<dyn StreamImpl>> {
+        Ok(Box::new(DeviceStream::new(self.current()?)?))
+    }
+
+    fn new_event(&self) -> Result<Box<dyn EventImpl>> {
+        Ok(Box::new(DeviceEvent::new(self.current()?)?))
+    }
+
+    fn alloc_pinned(&self, bytes: usize) -> Result<Box<dyn PinnedBuffer>> {
+        Ok(Box::new(PinnedHost::zeroed(self.current()?, bytes)?))
+    }
+
+    fn occupancy(
+        &self,
+        kernel: &'static KernelDef,
+        cfg: &LaunchConfig,
+        dynamic_shared_bytes: usize,
+    ) -> Result<Occupancy> {
+        occupancy::occupancy(self.current()?, kernel, cfg, dynamic_shared_bytes)
+    }
+
+    fn suggested_block_size(&self, kernel: &'static KernelDef) -> Result<SuggestedBlockSize> {
+        occupancy::suggested_block_size(self.current()?, kernel)
+    }
+
+    fn gpus(&self) -> Result<Vec<GpuInfo>> {
+        (0..self.device_count())
+            .map(|id| {
+                let d = self.device(id)?;
+                Ok(GpuInfo {
+                    id,
+                    name: d.name.clone(),
+                    compute_capability: d.cc,
+                    multiprocessors: d.limits.multiprocessors,
+                })
+            })
+            .collect()
+    }
+
+    fn select_device(&self, id: usize) -> Result<()> {
+        self.select(id)
     }
 }

@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use crate::backend::Backend;
 use crate::cpu::exec::{parse_time_limit, MAX_SHARED_BYTES, SCOPED_LIMIT, TIME_LIMIT_ENV};
-use crate::cpu::{with_cpu_time_limit, CpuBackend, CpuLaunch, Idx3, SharedLayout, View};
+use crate::cpu::{with_cpu_time_limit, CpuBackend, Idx3, SharedLayout, View};
 use crate::error::{Error, Result};
-use crate::kernel_def::{KernelArg, KernelDef};
+use crate::kernel_def::{CpuLaunch, KernelArg, KernelDef};
 use crate::kernel_def::{ParamDef, ParamKind};
 use crate::launch::LaunchConfig;
 use crate::scalar::ScalarType;
@@ -22,7 +22,7 @@ use crate::DeviceArray;
 
 /// Arrays in the CPU backend's host memory whatever `GPUJIT_BACKEND`
 /// says: these tests run the CPU executor directly.
-fn cpu_zeros<T: crate::DeviceScalar>(shape: impl Into<crate::array::Shape>) -> Result<DeviceArray<T>> {
+fn cpu_zeros<T: crate::DeviceScalar>(shape: impl Into<crate::Shape>) -> Result<DeviceArray<T>> {
     DeviceArray::zeros_on(&CpuBackend, shape)
 }
 

@@ -1,12 +1,14 @@
 //! Is CUDA usable here? Loads the driver, resolves every entry point gpujit
 //! uses and asks for devices, all inside `catch_unwind`: cudarc panics on a
 //! missing library or symbol, and that panic must never reach a user.
+//!
+//! Detection ([`crate::detect`]) asks this before any backend exists, and the
+//! CPU backend's messages name what it found, so it sits below both backends
+//! and needs nothing of the CUDA backend: only the driver library.
 
 use std::ffi::c_void;
 
 use cudarc::driver::sys;
-
-use super::error::code_name;
 
 /// Every driver entry point the CUDA backend reaches through cudarc's safe
 /// API (with the `cuda-13000` bindings). Resolved once at detection, so an
@@ -107,7 +109,9 @@ fn probe_loaded() -> Result<Found, String> {
             missing.join(", ")
         ));
     }
-    let fail = |what: &str, e: cudarc::driver::DriverError| format!("{what} failed with {}", code_name(e.0));
+    // `{:?}` of a `CUresult` is its name (`CUDA_ERROR_NO_DEVICE`), as in the
+    // CUDA backend's errors.
+    let fail = |what: &str, e: cudarc::driver::DriverError| format!("{what} failed with {:?}", e.0);
     cudarc::driver::result::init().map_err(|e| fail("cuInit", e))?;
     let count = cudarc::driver::result::device::get_count().map_err(|e| fail("cuDeviceGetCount", e))?;
     if count <= 0 {
