@@ -6,33 +6,17 @@
 
 use std::collections::HashMap;
 
-use crate::model::{BinOp, Expr, ExprKind};
-use crate::visit::each_expr_in_expr;
-
-/// Whether `e` calls a device function with an array: one given only
-/// scalars reaches no memory (there are no globals) and its barriers give
-/// the same results in any order, so only the order of array calls shows.
-fn touches_arrays(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Call(_, args) if args.iter().any(|a| matches!(a.kind, ExprKind::ArrayArg(_))))
-}
+use crate::model::{any_in_expr, BinOp, Expr, ExprKind};
 
 /// Whether evaluating `e` may write memory or synchronise the block.
 pub fn has_effects(e: &Expr) -> bool {
-    let mut found = false;
-    each_expr_in_expr(e, &mut |x| {
-        found |= matches!(x.kind, ExprKind::Atomic(..) | ExprKind::Vote(..)) || touches_arrays(x);
-    });
-    found
+    any_in_expr(e, |p| p.effects)
 }
 
 /// Whether the value of `e` could depend on another operand's side effect
 /// (locals cannot change inside an expression: only memory can).
 pub fn observes_memory(e: &Expr) -> bool {
-    let mut found = false;
-    each_expr_in_expr(e, &mut |x| {
-        found |= matches!(x.kind, ExprKind::Load(..) | ExprKind::Atomic(..) | ExprKind::Vote(..)) || touches_arrays(x);
-    });
-    found
+    any_in_expr(e, |p| p.reads_memory)
 }
 
 /// The operands of `e` in Rust's evaluation order, if C might evaluate them

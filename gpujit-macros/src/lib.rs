@@ -30,7 +30,6 @@ mod owned;
 mod reserved;
 mod spelling;
 mod typecheck;
-mod visit;
 
 /// Marks a function as a device function, as Numba's `@cuda.jit(device=True)`
 /// does: kernels and other device functions call it.

@@ -18,8 +18,8 @@
 //! analysis only decides the fast path: a wrong "owned" would be a fault at
 //! run time, never a silent race.
 
+use crate::model::visit::{each_expr, each_stmt_in_block};
 use crate::model::*;
-use crate::visit::{each_expr, each_stmt_in_block};
 
 /// Per parameter of `k`: whether it is owned. All false for a device
 /// function (its arrays are its caller's views).

@@ -2,8 +2,8 @@
 //! body, or of the `then` block of an `if` there, that walks global memory
 //! with a stride (see the module docs of `cpu_lockstep`).
 
+use crate::model::visit::{each_expr, each_expr_in_expr, each_stmt};
 use crate::model::*;
-use crate::visit::{each_expr, each_expr_in_expr, each_stmt};
 
 /// Where the chosen loop sits.
 pub(super) struct Target<'k> {
@@ -71,7 +71,7 @@ fn candidate(k: &Kernel, s: &Stmt) -> bool {
                 s,
                 Stmt::For { .. } | Stmt::While { .. } | Stmt::Loop { .. } | Stmt::SyncThreads
             );
-            exits |= matches!(s, Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_));
+            exits |= stmt_props(s).control != Control::Next;
             if let Stmt::Assign {
                 place: Place::Elem(ArrayRef::Param(_), idx),
                 ..

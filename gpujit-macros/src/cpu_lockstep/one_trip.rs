@@ -6,8 +6,8 @@ use quote::quote;
 
 use super::find::find;
 use crate::emit_cpu::{block_ident, thread_ident, Emitter};
+use crate::model::visit::each_stmt_in_block;
 use crate::model::*;
-use crate::visit::each_stmt_in_block;
 
 /// For a grid-stride loop `(start..end).step_by(step)` at the top of the
 /// kernel body, with `start` the thread's own index (`grid(1)`) and `end`

@@ -8,8 +8,8 @@ use quote::quote;
 use super::mixed;
 use crate::cpu_split::wrap_part;
 use crate::emit_cpu::{block_ident, ident, spill_ident, thread_ident, Emitter};
+use crate::model::visit::locals_used;
 use crate::model::*;
-use crate::visit::{each_stmt, locals_used};
 
 /// One round (counter `var`, a `usize` bound to this round's value) of the
 /// unit-stride lockstep loop with body `body`, on spans (`cpu_span::loop_plan`):
@@ -99,12 +99,7 @@ pub(super) fn shifted_round<'e>(
         ExprKind::Local(id) => own[*id] == Some(Axis::X),
         _ => false,
     };
-    let mut exits = false;
-    for s in body {
-        each_stmt(s, &mut |s| {
-            exits |= matches!(s, Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_));
-        });
-    }
+    let exits = body.iter().any(|s| may_leave(s));
     if !own_x || exits {
         return None;
     }

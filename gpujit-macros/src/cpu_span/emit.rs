@@ -5,8 +5,8 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
+use crate::model::visit::{each_expr, each_stmt};
 use crate::model::*;
-use crate::visit::{each_expr, each_stmt};
 
 use super::plan::*;
 use super::tid::tid_lets;

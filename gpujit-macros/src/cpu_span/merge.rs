@@ -18,7 +18,6 @@
 //! translates). Only kernels on the span path merge: others gain little.
 
 use crate::model::*;
-use crate::visit::{each_expr, each_expr_in_expr};
 
 /// Whether kernel `k`'s blocks may run merged (see the module docs).
 pub fn mergeable(k: &Kernel) -> bool {
@@ -34,27 +33,9 @@ pub fn mergeable(k: &Kernel) -> bool {
     if !written_owned {
         return false;
     }
-    let mut blind = true;
-    let mut note = |e: &Expr| {
-        if matches!(
-            e.kind,
-            ExprKind::Builtin(_)
-                | ExprKind::BuiltinAxis(..)
-                | ExprKind::Idx3Field(..)
-                | ExprKind::Vote(..)
-                | ExprKind::Atomic(..)
-                | ExprKind::Call(..)
-                | ExprKind::ArrayArg(_)
-        ) {
-            blind = false;
-        }
-    };
-    for s in &k.body.stmts {
-        each_expr(s, &mut note);
-    }
-    if let Some(t) = &k.body.tail {
-        each_expr_in_expr(t, &mut note);
-    }
+    let sees = |p: &ExprProps| p.sees_block || p.sync != SyncScope::None;
+    let blind = !k.body.stmts.iter().any(|s| any_expr_in_stmt(s, sees))
+        && !k.body.tail.as_ref().is_some_and(|t| any_in_expr(t, sees));
     // The span path only: a kernel with a loop run in lockstep takes
     // another.
     blind && super::plan::plan(k).is_some() && crate::cpu_lockstep::block_body(k).is_none()

@@ -5,9 +5,9 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::model::visit::{each_expr, each_stmt, each_stmt_in_block};
 use crate::model::*;
 use crate::owned::{own_locals, owned_params};
-use crate::visit::{each_expr, each_stmt, each_stmt_in_block};
 
 /// `SpanAxis` values of the runtime (`OWN_X`, `OWN_Y`, `OWN_Z`, `CONST`,
 /// `UNIFORM`).

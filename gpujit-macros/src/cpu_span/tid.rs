@@ -5,8 +5,8 @@
 //! part, and the span of the array is checked for it (the runtime's
 //! `TID_UNI_X`, ...).
 
+use crate::model::visit::{each_expr, each_stmt_in_block};
 use crate::model::*;
-use crate::visit::{each_expr, each_stmt_in_block};
 
 use super::plan::{axis_code, thread_axis, tid_locals, Off, SpanPlan, TID_UNI};
 

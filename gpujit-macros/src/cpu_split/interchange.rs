@@ -52,8 +52,8 @@ use quote::quote;
 
 use super::narrow::Uniform;
 use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
+use crate::model::visit::{each_expr, each_stmt};
 use crate::model::*;
-use crate::visit::{each_expr, each_stmt};
 
 fn mixed(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
@@ -72,7 +72,7 @@ pub(super) fn interchanged(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> 
     // the prefix's thread loop: per-thread arrays, or computed again.
     let mut later = Vec::new();
     for s in body.stmts.iter().chain(suffix.iter().copied()) {
-        crate::visit::locals_used(s, &mut later);
+        crate::model::visit::locals_used(s, &mut later);
     }
     let mut ok = true;
     for s in prefix.iter().chain(suffix) {
@@ -145,16 +145,10 @@ fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt) -> bool {
     let mut exits = false;
     let mut arrays = false;
     for s in &body.stmts {
-        each_stmt(s, &mut |s| {
-            exits |= matches!(
-                s,
-                Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::ReturnValue(_) | Stmt::SyncThreads
-            );
-            arrays |= matches!(s, Stmt::LocalArray { .. });
-        });
+        exits |= may_leave(s) || has_block_barrier(s);
+        arrays |= any_stmt(s, |p| p.local_array);
         each_expr(s, &mut |e| {
             arrays |= matches!(e.kind, ExprKind::Load(ArrayRef::Local(_), _));
-            exits |= matches!(e.kind, ExprKind::Vote(..));
         });
     }
     !exits && !arrays
@@ -308,7 +302,7 @@ pub(super) fn spilled_len(em: &Emitter, stmts: &[&Stmt]) -> TokenStream {
 fn spilled_ids(em: &Emitter, stmts: &[&Stmt]) -> Vec<LocalId> {
     let mut ids = Vec::new();
     for s in stmts {
-        crate::visit::locals_used(s, &mut ids);
+        crate::model::visit::locals_used(s, &mut ids);
     }
     ids.sort_unstable();
     ids.dedup();

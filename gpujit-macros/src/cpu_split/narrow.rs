@@ -17,8 +17,8 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use crate::emit_cpu::{block_ident, exited_ident, thread_ident, Emitter};
+use crate::model::visit::each_stmt_in_block;
 use crate::model::*;
-use crate::visit::each_stmt_in_block;
 
 /// What decides whether an expression is block-uniform in one part.
 pub(crate) struct Uniform<'k> {
@@ -109,18 +109,11 @@ impl<'k> Uniform<'k> {
     /// Whether `e` has the same value in every thread of the block and
     /// cannot fault (see the module docs); `extra` are further uniform locals.
     pub(crate) fn is_uniform(&self, e: &Expr, extra: &[LocalId]) -> bool {
-        crate::deep(|| match &e.kind {
-            ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => true,
-            ExprKind::Len(_) | ExprKind::Dim(..) | ExprKind::GridSize(_) => true,
-            ExprKind::Local(id) => self.uniform[*id] || extra.contains(id),
-            ExprKind::Builtin(b) | ExprKind::BuiltinAxis(b, _) => *b != Builtin::ThreadIdx,
-            ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => self.is_uniform(a, extra),
-            ExprKind::Binary(op, a, b) => {
-                !matches!(op, BinOp::Div | BinOp::Rem) && self.is_uniform(a, extra) && self.is_uniform(b, extra)
-            }
-            ExprKind::Math(MathFn::Min | MathFn::Max, args) => args.iter().all(|a| self.is_uniform(a, extra)),
+        let local = |e: &Expr| match e.kind {
+            ExprKind::Local(id) => self.uniform[id] || extra.contains(&id),
             _ => false,
-        })
+        };
+        fault_free_where(e, &|u| u == Uniformity::Block, &local)
     }
 
     /// Whether every expression in `exprs` is block-uniform and fault-free.
@@ -208,7 +201,7 @@ impl<'k> Uniform<'k> {
         // does not fit gives no span).
         let mut used = Vec::new();
         for s in stmts {
-            crate::visit::locals_used(s, &mut used);
+            crate::model::visit::locals_used(s, &mut used);
         }
         used.sort_unstable();
         used.dedup();

@@ -7,8 +7,8 @@ use quote::quote;
 
 use super::plan::Node;
 use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
+use crate::model::visit::{each_stmt, local_arrays_used, locals_used};
 use crate::model::*;
-use crate::visit::{each_stmt, local_arrays_used, locals_used};
 
 /// What the per-thread parts of a plan use: for each local, the parts
 /// (thread loops and uniform evaluations) it appears in, and whether any
@@ -261,7 +261,7 @@ pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<T
 /// that computing it again in any part of the same thread gives its value.
 fn coordinate_locals(k: &Kernel) -> Vec<Option<Expr>> {
     let mut bindings: Vec<(usize, Option<&Expr>)> = vec![(0, None); k.locals.len()];
-    crate::visit::each_stmt_in_block(&k.body, &mut |s| match s {
+    crate::model::visit::each_stmt_in_block(&k.body, &mut |s| match s {
         Stmt::Let { local, init } => {
             bindings[*local].0 += 1;
             bindings[*local].1 = init.as_ref();
@@ -294,14 +294,5 @@ fn coordinate_locals(k: &Kernel) -> Vec<Option<Expr>> {
 /// constants and extents alone and cannot fault (no local, load, division
 /// or call).
 pub(super) fn coordinate_pure(e: &Expr) -> bool {
-    crate::deep(|| match &e.kind {
-        ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => true,
-        ExprKind::Len(_) | ExprKind::Dim(..) | ExprKind::Grid(_) | ExprKind::GridSize(_) => true,
-        ExprKind::Builtin(_) | ExprKind::BuiltinAxis(..) => true,
-        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => coordinate_pure(a),
-        ExprKind::Binary(op, a, b) => {
-            !matches!(op, BinOp::Div | BinOp::Rem) && coordinate_pure(a) && coordinate_pure(b)
-        }
-        _ => false,
-    })
+    fault_free_where(e, &|u| matches!(u, Uniformity::Block | Uniformity::Thread), &|_| false)
 }

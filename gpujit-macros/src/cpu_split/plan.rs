@@ -2,8 +2,8 @@
 //! (`if`/loops around barriers, votes) around barrier-free per-thread parts,
 //! or `None` where it cannot be split.
 
+use crate::model::visit::{expr_children, stmt_children, Child};
 use crate::model::*;
-use crate::visit::{each_stmt, expr_children, stmt_children, Child};
 
 /// A kernel body as block-level control flow around thread loops.
 pub(super) enum Node<'k> {
@@ -40,10 +40,7 @@ pub(super) enum Node<'k> {
 
 /// Whether `s` holds a barrier: `syncthreads()` or a vote.
 fn has_barrier(s: &Stmt) -> bool {
-    let mut found = false;
-    each_stmt(s, &mut |s| found |= matches!(s, Stmt::SyncThreads));
-    crate::visit::each_expr(s, &mut |e| found |= matches!(e.kind, ExprKind::Vote(..)));
-    found
+    has_block_barrier(s)
 }
 
 /// `e` as a vote whose predicate holds no barrier.
@@ -55,7 +52,7 @@ pub(super) fn as_vote(e: &Expr) -> Option<(Vote, &Expr)> {
 }
 
 fn expr_has_barrier(e: &Expr) -> bool {
-    has_barrier(&Stmt::Expr(e.clone()))
+    any_in_expr(e, |p| p.sync == SyncScope::Block)
 }
 
 /// Whether `s` holds a `break`/`continue` that leaves `s` itself (it targets

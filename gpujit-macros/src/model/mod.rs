@@ -3,10 +3,13 @@
 
 mod decls;
 mod ops;
+mod props;
 mod tree;
 mod types;
+pub mod visit;
 
 pub use decls::*;
 pub use ops::*;
+pub use props::*;
 pub use tree::*;
 pub use types::*;

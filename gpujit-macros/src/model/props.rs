@@ -1,0 +1,315 @@
+//! What each construct of the kernel language is, stated once: whether it
+//! synchronises threads, writes or reads memory, may fault, lets a thread
+//! tell which block or thread it is, has the same value in every thread of
+//! a block, and how it leaves its statement.
+//!
+//! Every planner of the CPU backend (split, lockstep, spans, merged runs)
+//! and the CUDA emitter's evaluation order ask these functions instead of
+//! listing expression kinds of their own. The matches are exhaustive, with
+//! no `_` arm: a new construct does not compile until it says what it is
+//! here, and the planners take it from there. (CubeCL states an op's
+//! traits beside its definition the same way.)
+//!
+//! Each function describes one node, not its sub-expressions; walk with
+//! `crate::model::visit` (or the `any_*` helpers here) for the whole tree.
+
+use super::*;
+
+/// Which threads a construct waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncScope {
+    /// None: each thread runs on.
+    None,
+    /// Every thread of the block (`syncthreads()`, the block votes).
+    Block,
+    /// Whatever the called device function does: known only when the whole
+    /// program is linked, so the CPU backend decides at run time (a
+    /// reachable barrier runs the kernel on the coroutine path).
+    Callee,
+}
+
+/// Whether a value is the same in every thread of a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Uniformity {
+    /// The same in every thread of a block: constants, extents, `blockIdx`,
+    /// `blockDim`, `gridDim`, `gridsize(..)`.
+    Block,
+    /// Computed from the thread's own coordinates (`threadIdx`, `grid(..)`):
+    /// differs between threads, but is known without running the kernel.
+    Thread,
+    /// A pure function of its operands: uniform where they all are.
+    Operands,
+    /// A local: uniform where every value it may hold is (an analysis of
+    /// the kernel's bindings decides).
+    Local,
+    /// Not known from the expression (memory, calls, atomics, values with
+    /// statements inside): treated as differing between threads.
+    Unknown,
+}
+
+/// The properties of one expression node (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExprProps {
+    pub sync: SyncScope,
+    /// Writes memory another thread can see, or orders threads (an atomic,
+    /// a vote, a device function given an array).
+    pub effects: bool,
+    /// Reads memory that another thread or operand may change.
+    pub reads_memory: bool,
+    /// May report a fault (an index out of bounds, an integer division by
+    /// zero, an overflowing atomic index, a callee's fault).
+    pub may_fault: bool,
+    /// Tells a thread which block or thread it is, or shows the order in
+    /// which the threads of different blocks run. (`grid(..)` and
+    /// `gridsize(..)` do not: the CPU backend's merged runs keep them.)
+    pub sees_block: bool,
+    pub uniformity: Uniformity,
+}
+
+/// How a statement may leave the statements around it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// Falls through to the next statement.
+    Next,
+    Break,
+    Continue,
+    /// `return` of a kernel, or `return v` of a device function.
+    Return,
+}
+
+/// The properties of one statement node, apart from those of the
+/// expressions in it (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StmtProps {
+    pub sync: SyncScope,
+    pub control: Control,
+    /// The array element it stores to, if it stores to one.
+    pub store: Option<ArrayRef>,
+    /// Declares a local array (per-thread memory that the CPU backend keeps
+    /// in the thread's frame).
+    pub local_array: bool,
+}
+
+/// Whether `f` may report a fault (on the CPU backend: where Rust's
+/// method would panic; `pow` and `next_power_of_two` wrap instead).
+pub fn math_may_fault(f: MathFn) -> bool {
+    use MathFn::*;
+    match f {
+        Clamp | DivEuclid | RemEuclid | DivCeil | NextMultipleOf | Isqrt | Ilog | Ilog2 | Ilog10 => true,
+        Sqrt | Cbrt | Exp | Exp2 | ExpM1 | Ln | Log2 | Log10 | Ln1p | Sin | Cos | Tan | Asin | Acos | Atan | Atan2
+        | Sinh | Cosh | Tanh | Asinh | Acosh | Atanh | Hypot | Powf | Powi | Copysign | Floor | Ceil | Round
+        | Trunc | Fract | MulAdd | IsNan | IsInfinite | IsFinite | Recip | ToDegrees | ToRadians | Abs | Signum
+        | Min | Max | Pow | SaturatingAdd | SaturatingSub | AbsDiff | CountOnes | CountZeros | LeadingZeros
+        | TrailingZeros | ReverseBits | RotateLeft | RotateRight | SwapBytes | IsPowerOfTwo | NextPowerOfTwo
+        | SaturatingMul | UnsignedAbs | LeadingOnes | TrailingOnes => false,
+    }
+}
+
+/// Whether an integer type (or one only rustc knows) may fault in `op`.
+fn int_division(op: BinOp, operand: &Ty) -> bool {
+    let int = match operand {
+        Ty::Scalar(s) => s.is_int(),
+        // Types only rustc knows may be integers.
+        Ty::Opaque(_) | Ty::Callee(..) | Ty::Var(_) => true,
+        Ty::Idx3 => false,
+    };
+    int && matches!(op, BinOp::Div | BinOp::Rem)
+}
+
+/// The properties of expression node `e` (not of its sub-expressions).
+pub fn expr_props(e: &Expr) -> ExprProps {
+    let plain = |uniformity| ExprProps {
+        sync: SyncScope::None,
+        effects: false,
+        reads_memory: false,
+        may_fault: false,
+        sees_block: false,
+        uniformity,
+    };
+    match &e.kind {
+        ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => plain(Uniformity::Block),
+        ExprKind::Len(_) | ExprKind::Dim(..) | ExprKind::GridSize(_) => plain(Uniformity::Block),
+        ExprKind::Local(_) => plain(Uniformity::Local),
+        ExprKind::Grid(_) => plain(Uniformity::Thread),
+        ExprKind::Builtin(b) | ExprKind::BuiltinAxis(b, _) => ExprProps {
+            sees_block: true,
+            ..plain(match b {
+                Builtin::ThreadIdx => Uniformity::Thread,
+                Builtin::BlockIdx | Builtin::BlockDim | Builtin::GridDim => Uniformity::Block,
+            })
+        },
+        // A component of a local holding an `Idx3` (which came from one of
+        // the builtins above).
+        ExprKind::Idx3Field(..) => ExprProps {
+            sees_block: true,
+            ..plain(Uniformity::Operands)
+        },
+        ExprKind::Unary(..) | ExprKind::Cast(..) => plain(Uniformity::Operands),
+        ExprKind::Binary(op, a, _) => ExprProps {
+            may_fault: int_division(*op, &a.ty),
+            ..plain(Uniformity::Operands)
+        },
+        ExprKind::Math(f, _) => ExprProps {
+            may_fault: math_may_fault(*f),
+            ..plain(Uniformity::Operands)
+        },
+        // Out-of-bounds indices fault.
+        ExprKind::Load(..) => ExprProps {
+            reads_memory: true,
+            may_fault: true,
+            ..plain(Uniformity::Unknown)
+        },
+        // Its statements are planned where they are.
+        ExprKind::If(..) => plain(Uniformity::Unknown),
+        ExprKind::Vote(..) => ExprProps {
+            sync: SyncScope::Block,
+            effects: true,
+            reads_memory: true,
+            may_fault: false,
+            sees_block: true,
+            uniformity: Uniformity::Unknown,
+        },
+        ExprKind::Atomic(..) => ExprProps {
+            sync: SyncScope::None,
+            effects: true,
+            reads_memory: true,
+            may_fault: true,
+            sees_block: true,
+            uniformity: Uniformity::Unknown,
+        },
+        ExprKind::Call(_, args) => {
+            // One given only scalars reaches no memory (there are no
+            // globals), and its barriers give the same results in any
+            // order: only the order of calls given arrays shows.
+            let arrays = args.iter().any(|a| matches!(a.kind, ExprKind::ArrayArg(_)));
+            ExprProps {
+                sync: SyncScope::Callee,
+                effects: arrays,
+                reads_memory: arrays,
+                may_fault: true,
+                sees_block: true,
+                uniformity: Uniformity::Unknown,
+            }
+        }
+        ExprKind::ArrayArg(_) => ExprProps {
+            sees_block: true,
+            ..plain(Uniformity::Unknown)
+        },
+        ExprKind::Tuple(_) | ExprKind::TupleField(..) => plain(Uniformity::Operands),
+    }
+}
+
+/// The properties of statement node `s` (not of the expressions and
+/// statements inside it).
+pub fn stmt_props(s: &Stmt) -> StmtProps {
+    let next = StmtProps {
+        sync: SyncScope::None,
+        control: Control::Next,
+        store: None,
+        local_array: false,
+    };
+    match s {
+        Stmt::Let { .. }
+        | Stmt::LetTuple { .. }
+        | Stmt::Shared(_)
+        | Stmt::Expr(_)
+        | Stmt::If { .. }
+        | Stmt::For { .. }
+        | Stmt::While { .. }
+        | Stmt::Loop { .. }
+        | Stmt::Block(_)
+        | Stmt::Line(_) => next,
+        // A fence orders this thread's own accesses; no thread waits.
+        Stmt::Fence(_) => next,
+        Stmt::LocalArray { .. } => StmtProps {
+            local_array: true,
+            ..next
+        },
+        Stmt::Assign { place, .. } => StmtProps {
+            store: match place {
+                Place::Local(_) => None,
+                Place::Elem(a, _) => Some(*a),
+            },
+            ..next
+        },
+        Stmt::Break => StmtProps {
+            control: Control::Break,
+            ..next
+        },
+        Stmt::Continue => StmtProps {
+            control: Control::Continue,
+            ..next
+        },
+        Stmt::Return | Stmt::ReturnValue(_) => StmtProps {
+            control: Control::Return,
+            ..next
+        },
+        Stmt::SyncThreads => StmtProps {
+            sync: SyncScope::Block,
+            ..next
+        },
+    }
+}
+
+/// Whether any expression in `e` (itself included) has property `p`.
+pub fn any_in_expr(e: &Expr, p: impl Fn(&ExprProps) -> bool) -> bool {
+    let mut found = false;
+    crate::model::visit::each_expr_in_expr(e, &mut |x| found |= p(&expr_props(x)));
+    found
+}
+
+/// Whether any expression inside statement `s` has property `p`.
+pub fn any_expr_in_stmt(s: &Stmt, p: impl Fn(&ExprProps) -> bool) -> bool {
+    let mut found = false;
+    crate::model::visit::each_expr(s, &mut |x| found |= p(&expr_props(x)));
+    found
+}
+
+/// Whether `s` or any statement inside it has property `p`.
+pub fn any_stmt(s: &Stmt, p: impl Fn(&StmtProps) -> bool) -> bool {
+    let mut found = false;
+    crate::model::visit::each_stmt(s, &mut |x| found |= p(&stmt_props(x)));
+    found
+}
+
+/// Whether `s` holds a block-wide barrier (`syncthreads()` or a vote),
+/// however deep. A device function's barriers are not seen here: the CPU
+/// backend switches at run time (`SyncScope::Callee`).
+pub fn has_block_barrier(s: &Stmt) -> bool {
+    any_stmt(s, |p| p.sync == SyncScope::Block) || any_expr_in_stmt(s, |p| p.sync == SyncScope::Block)
+}
+
+/// Whether `s` holds a `break`, `continue` or `return`, however deep.
+pub fn may_leave(s: &Stmt) -> bool {
+    any_stmt(s, |p| p.control != Control::Next)
+}
+
+/// Whether `e` cannot fault, synchronise or touch memory, and each of its
+/// leaves is one that `leaf` admits (by its [`Uniformity`]), or a local that
+/// `local` admits; operators and pure functions pass through.
+///
+/// Block-uniform values are `fault_free_where(e, |u| u == Block, ..)`;
+/// values computed from the coordinates alone admit `Thread` too.
+pub fn fault_free_where(e: &Expr, leaf: &dyn Fn(Uniformity) -> bool, local: &dyn Fn(&Expr) -> bool) -> bool {
+    crate::deep(|| {
+        let p = expr_props(e);
+        if p.may_fault || p.effects || p.reads_memory || p.sync != SyncScope::None {
+            return false;
+        }
+        match p.uniformity {
+            Uniformity::Block | Uniformity::Thread => leaf(p.uniformity),
+            Uniformity::Local => local(e),
+            Uniformity::Unknown => false,
+            Uniformity::Operands => {
+                let mut ok = true;
+                crate::model::visit::expr_children(e, &mut |c| {
+                    ok &= match c {
+                        crate::model::visit::Child::Expr(x) => fault_free_where(x, leaf, local),
+                        crate::model::visit::Child::Block(_) => false,
+                    }
+                });
+                ok
+            }
+        }
+    })
+}
