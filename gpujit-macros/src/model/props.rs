@@ -313,3 +313,96 @@ pub fn fault_free_where(e: &Expr, leaf: &dyn Fn(Uniformity) -> bool, local: &dyn
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body_of(src: &str) -> Block {
+        let f: syn::ItemFn = syn::parse_str(src).expect("test kernel parses");
+        crate::lower::lower_kernel(&f, &mut Default::default())
+            .expect("test kernel lowers")
+            .body
+    }
+
+    /// The statements of the kernel body, line markers left out.
+    fn stmts(src: &str) -> Vec<Stmt> {
+        body_of(src)
+            .stmts
+            .into_iter()
+            .filter(|s| !matches!(s, Stmt::Line(_)))
+            .collect()
+    }
+
+    #[test]
+    fn barriers_and_votes_synchronise_the_block() {
+        let s = stmts("fn k(y: &mut [u32]) { syncthreads(); let c = syncthreads_count(y[0] > 1); y[0] = c as u32; }");
+        assert!(has_block_barrier(&s[0]));
+        assert!(has_block_barrier(&s[1]));
+        assert!(!has_block_barrier(&s[2]));
+    }
+
+    #[test]
+    fn calls_synchronise_as_their_callee_does() {
+        let s = stmts("fn k(y: &mut [f32]) { let v = helper(1.0f32); fill(y, 2); }");
+        let Stmt::Let { init: Some(call), .. } = &s[0] else {
+            panic!("a let: {:?}", s[0])
+        };
+        let p = expr_props(call);
+        assert_eq!(p.sync, SyncScope::Callee);
+        // Given only scalars: no memory; given an array: effects.
+        assert!(!p.effects && !p.reads_memory && p.may_fault);
+        assert!(any_expr_in_stmt(&s[1], |p| p.effects));
+        // Not a block barrier: the CPU backend switches at run time.
+        assert!(!has_block_barrier(&s[1]));
+    }
+
+    #[test]
+    fn leaving_statements_are_seen_at_any_depth() {
+        let s = stmts("fn k(y: &mut [f32]) { for i in 0..4 { if i == 2 { break; } y[i] = 1.0; } y[0] = 2.0; }");
+        assert!(may_leave(&s[0]));
+        assert!(!may_leave(&s[1]));
+        assert_eq!(stmt_props(&s[1]).store, Some(ArrayRef::Param(0)));
+    }
+
+    #[test]
+    fn integer_division_may_fault_and_float_division_does_not() {
+        let s = stmts("fn k(y: &mut [f32], n: u32, d: u32, a: f32) { y[0] = (n / d) as f32; y[1] = a / 2.0; }");
+        let value = |s: &Stmt| match s {
+            Stmt::Assign { value, .. } => value.clone(),
+            other => panic!("an assignment: {other:?}"),
+        };
+        assert!(any_in_expr(&value(&s[0]), |p| p.may_fault));
+        assert!(!any_in_expr(&value(&s[1]), |p| p.may_fault));
+    }
+
+    #[test]
+    fn uniformity_follows_the_leaves() {
+        let s = stmts(
+            "fn k(y: &mut [f32], n: usize) { let a = block_idx().x * 4 + block_dim().x; let b = thread_idx().x + 1; let c = grid(1) / 3; let d = y[0]; }",
+        );
+        let init = |s: &Stmt| match s {
+            Stmt::Let { init: Some(e), .. } => e.clone(),
+            other => panic!("a let: {other:?}"),
+        };
+        let block = |e: &Expr| fault_free_where(e, &|u| u == Uniformity::Block, &|_| false);
+        let coords =
+            |e: &Expr| fault_free_where(e, &|u| matches!(u, Uniformity::Block | Uniformity::Thread), &|_| false);
+        assert!(block(&init(&s[0])) && coords(&init(&s[0])));
+        assert!(!block(&init(&s[1])) && coords(&init(&s[1])));
+        // A division may fault; a load reads memory.
+        assert!(!coords(&init(&s[2])));
+        assert!(!coords(&init(&s[3])));
+    }
+
+    #[test]
+    fn only_grid_and_gridsize_keep_blocks_indistinguishable() {
+        let s = stmts(
+            "fn k(y: &mut [f32]) { let i = grid(1) + gridsize(1); let b = block_idx().x; let t = thread_idx(); }",
+        );
+        let sees = |s: &Stmt| any_expr_in_stmt(s, |p| p.sees_block);
+        assert!(!sees(&s[0]));
+        assert!(sees(&s[1]));
+        assert!(sees(&s[2]));
+    }
+}
