@@ -47,7 +47,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
+use crate::emit_cpu::{ident, param_copies, thread_ident, Emitter};
 use crate::emit_cuda;
 use crate::model::*;
 
@@ -120,7 +120,7 @@ fn elem_typedef(c: &ExternConst) -> TokenStream {
 }
 
 /// The statics of `k`'s callees: `&[&path::GJ_DEVICE, ...]`.
-fn callee_statics(k: &Kernel) -> TokenStream {
+pub fn callee_statics(k: &Kernel) -> TokenStream {
     let paths = k.callees.iter().map(|c| &c.path);
     quote! { &[#(&#paths::GJ_DEVICE),*] }
 }
@@ -154,28 +154,6 @@ pub fn kernel_source(k: &Kernel, lines: Option<emit_cuda::SourceLines<'_>>) -> O
     Some(quote! {
         gj_src.push_str(&::gpujit::__private::link(#statics, &[#(#helpers),*], #kernel, &[#(#taken),*]));
     })
-}
-
-/// The kernel's block function body: as `cpu_split` makes it, or, for a
-/// kernel that calls device functions, that or the coroutine path, chosen
-/// at run time by whether a reachable device function has a barrier.
-pub fn block_body(k: &Kernel) -> TokenStream {
-    let plain = crate::cpu_split::block_body(k);
-    if k.callees.is_empty() {
-        return plain;
-    }
-    let (blk, t) = (block_ident(), thread_ident());
-    let copies = param_copies(k, &[]);
-    let body = Emitter::new(k).block_stmts(&k.body);
-    let statics = callee_statics(k);
-    quote! {
-        static GJ_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
-        if *GJ_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
-            #blk.coroutines(&|#t| { #copies #body });
-        } else {
-            #plain
-        }
-    }
 }
 
 /// Everything `#[gpu_device]` generates next to the user's function.

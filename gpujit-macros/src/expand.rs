@@ -159,11 +159,12 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     });
 
     // CPU: unpack the arguments, then run the per-thread body.
-    let cpu = emit_cpu::emit(k);
+    let plan = crate::cpu::plan(k);
+    let cpu = emit_cpu::emit(k, plan.body);
     let arg_names: Vec<_> = (0..k.params.len())
         .map(|i| format_ident!("gj_arg_{}", i, span = proc_macro2::Span::mixed_site()))
         .collect();
-    let owned = crate::owned::owned_params(k);
+    let owned = crate::analysis::owned::owned_params(k);
     let unpack = k.params.iter().zip(&arg_names).zip(owned).map(|((p, a), own)| {
         let n = ident(&p.name);
         match p.kind {
@@ -188,8 +189,8 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let shared_align = &cpu.shared_align;
     let body = &cpu.body;
     // Kernels whose threads cannot tell their block may run a grid row's
-    // blocks as one (`cpu_span::mergeable`).
-    let run = if crate::cpu_span::mergeable(k) {
+    // blocks as one (`cpu::merge`).
+    let run = if plan.merged {
         format_ident!("run_blocks_merged")
     } else {
         format_ident!("run_blocks")

@@ -12,12 +12,11 @@
 
 use proc_macro::TokenStream;
 
-mod cpu_lockstep;
-mod cpu_span;
-mod cpu_split;
+mod cpu;
 mod cuda_math;
 mod device;
-mod effects;
+
+mod analysis;
 mod emit_cpu;
 mod emit_cuda;
 mod expand;
@@ -26,7 +25,7 @@ mod infer;
 mod lower;
 mod model;
 mod names;
-mod owned;
+
 mod reserved;
 mod spelling;
 mod typecheck;

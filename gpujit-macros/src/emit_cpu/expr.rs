@@ -114,9 +114,9 @@ impl Emitter<'_> {
                 let idx = idx.iter().map(|x| self.expr(x));
                 quote! { #view.#ld(#t, #(#idx),*) }
             }
-            // In a span loop: read once per block (see `cpu_span::extents`).
+            // In a span loop: read once per block (see `cpu::span::extents`).
             ExprKind::Len(p) if self.spans.is_some() => {
-                let e = crate::cpu_span::extent_ident(*p, None);
+                let e = self.spans.as_ref().map(|s| s.extent(*p, None));
                 quote! { #e }
             }
             ExprKind::Len(p) => {
@@ -124,7 +124,7 @@ impl Emitter<'_> {
                 quote! { #name.len() }
             }
             // The coroutine path; the split path evaluates a vote at block
-            // level (see `cpu_split`) and never emits it per thread.
+            // level (see `cpu::split`) and never emits it per thread.
             ExprKind::Vote(v, p) => {
                 let p = self.expr(p);
                 let site = self.next_site();
@@ -132,7 +132,7 @@ impl Emitter<'_> {
                 quote! { #t.#m(#site, #p) }
             }
             ExprKind::Dim(p, d) if self.spans.is_some() => {
-                let e = crate::cpu_span::extent_ident(*p, Some(*d));
+                let e = self.spans.as_ref().map(|s| s.extent(*p, Some(*d)));
                 quote! { #e }
             }
             ExprKind::Dim(p, d) => {

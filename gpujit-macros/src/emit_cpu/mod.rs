@@ -1,5 +1,5 @@
 //! CPU emitter: kernel model → native Rust run once per block by the CPU
-//! backend, which loops over the block's threads (see `cpu_split` for kernels
+//! backend, which loops over the block's threads (see `cpu::split` for kernels
 //! with barriers). This module emits what one thread does: every array
 //! access goes through the runtime's bounds-checked `View`, and integer
 //! arithmetic wraps as it does on the GPU.
@@ -59,7 +59,26 @@ pub struct CpuCode {
     pub body: TokenStream,
 }
 
-pub fn emit(k: &Kernel) -> CpuCode {
+/// How the fast thread loop of a CPU strategy reaches arrays: the emitter
+/// asks, the strategy answers (block spans, `cpu::span`, implement it).
+pub trait Accesses {
+    /// The span and its positions for an access to `a` at `idx`, if the
+    /// access takes a span.
+    fn span_access(&self, a: ArrayRef, idx: &[Expr]) -> Option<(Ident, TokenStream)>;
+    /// The binding of parameter `p`'s extent `len()` (`None`) or `dim(d)`,
+    /// read once per block before the loop.
+    fn extent(&self, p: usize, d: Option<usize>) -> Ident;
+    /// Whether `x < dim(axis)` of parameter `p` holds for every thread the
+    /// loop runs.
+    fn proves_below(&self, p: usize, axis: usize, x: &Expr) -> bool;
+    /// The constant length of parameter `p`'s last axis that its span's
+    /// loads assume, if they assume one.
+    fn inner_extent(&self, p: usize) -> Option<usize>;
+}
+
+/// The block function of kernel `k` around `block_body` (the strategy's,
+/// see `cpu::plan`).
+pub fn emit(k: &Kernel, block_body: TokenStream) -> CpuCode {
     let mut prelude = local_bytes_check(k);
     for c in &k.body_consts {
         let name = ident(&c.name);
@@ -85,7 +104,7 @@ pub fn emit(k: &Kernel) -> CpuCode {
     // the closure's captured references every store would force a reload.
     let blk = block_ident();
     let mut body = TokenStream::new();
-    let owned = crate::owned::owned_params(k);
+    let owned = crate::analysis::owned::owned_params(k);
     for (p, own) in k.params.iter().zip(owned) {
         let name = ident(&p.name);
         // An owned array: this block's own-index view of it.
@@ -98,7 +117,7 @@ pub fn emit(k: &Kernel) -> CpuCode {
     }
     // Shared arrays belong to the block: one view each, made once per block.
     body.extend(shared_views(k));
-    body.extend(crate::device::block_body(k));
+    body.extend(block_body);
     CpuCode {
         prelude,
         shared_bytes: end,
@@ -196,13 +215,13 @@ pub(crate) struct Emitter<'a> {
     pub spilled: Vec<bool>,
     /// Per local of a split kernel: instead of a per-thread array, its
     /// value computed again in each part that uses it (a function of the
-    /// thread's coordinates, such as `thread_idx().x`; see `cpu_split`).
+    /// thread's coordinates, such as `thread_idx().x`; see `cpu::split`).
     pub remat: Vec<Option<Expr>>,
     /// Whether `return` sets the thread's exit flag (split kernels whose
     /// threads may return before a barrier).
     pub track_exit: bool,
     /// In the body of a loop run in lockstep across threads (see
-    /// `cpu_split`): what `break` does there (`continue` ends the thread's
+    /// `cpu::split`): what `break` does there (`continue` ends the thread's
     /// iteration).
     pub lockstep_break: Option<TokenStream>,
     /// The next `syncthreads()` site number (coroutine path).
@@ -213,8 +232,8 @@ pub(crate) struct Emitter<'a> {
     /// arrays it indexes (see `owned::partition_vars`).
     part: Vec<bool>,
     /// In the fast thread loop of block spans: which accesses go through
-    /// a span (see `cpu_span`).
-    spans: Option<std::rc::Rc<crate::cpu_span::SpanPlan>>,
+    /// a span (see `Accesses`).
+    spans: Option<std::rc::Rc<dyn Accesses>>,
 }
 
 impl<'a> Emitter<'a> {
@@ -226,28 +245,22 @@ impl<'a> Emitter<'a> {
             track_exit: false,
             lockstep_break: None,
             sites: Cell::new(0),
-            owned: crate::owned::owned_params(k),
-            part: crate::owned::partition_vars(k),
+            owned: crate::analysis::owned::owned_params(k),
+            part: crate::analysis::owned::partition_vars(k),
             spans: None,
         }
     }
 
     /// This emitter for the fast loop of block spans.
-    pub fn with_spans(mut self, plan: crate::cpu_span::SpanPlan) -> Self {
+    pub fn with_spans(mut self, plan: impl Accesses + 'static) -> Self {
         self.spans = Some(std::rc::Rc::new(plan));
         self
     }
 
     /// The span and positions of an access to `a` at `idx`, if it takes a
-    /// span (the fast loop of `cpu_span`).
+    /// span (the fast loop of `cpu::span`).
     fn span_access(&self, a: ArrayRef, idx: &[Expr]) -> Option<(Ident, TokenStream)> {
-        let pos = self.spans.as_ref()?.access(a, idx)?;
-        let span = match a {
-            ArrayRef::Param(p) => crate::cpu_span::span_ident(p),
-            ArrayRef::Shared(s) => crate::cpu_span::shared_span_ident(s),
-            _ => return None,
-        };
-        Some((span, crate::cpu_span::index_tokens(&pos)))
+        self.spans.as_ref()?.span_access(a, idx)
     }
 
     /// Whether `x < d` holds for every thread of the fast loop of a split
@@ -300,7 +313,7 @@ impl<'a> Emitter<'a> {
 
     /// Local `id` as a place. A spilled local is a Rust local too: each
     /// per-thread part loads it from its per-thread array first and stores
-    /// it back after (see `cpu_split::wrap_part`), so that it lives in a
+    /// it back after (see `cpu::split::wrap_part`), so that it lives in a
     /// register while the part runs.
     fn place(&self, id: LocalId) -> TokenStream {
         let name = ident(&self.k.locals[id].name);

@@ -114,7 +114,7 @@ impl Emitter<'_> {
         if let Some(name) = self.order.name_of(e) {
             return name.clone();
         }
-        if let Some(ops) = crate::effects::unordered_operands(e) {
+        if let Some(ops) = crate::analysis::effects::unordered_operands(e) {
             return self.in_rust_order(e, &ops);
         }
         self.expr_text(e)
@@ -125,7 +125,7 @@ impl Emitter<'_> {
     pub(super) fn effectful_index(&self, place: &Place) -> bool {
         let Place::Elem(_, idx) = place else { return false };
         idx.iter()
-            .any(|x| self.order.name_of(x).is_none() && crate::effects::has_effects(x))
+            .any(|x| self.order.name_of(x).is_none() && crate::analysis::effects::has_effects(x))
     }
 
     /// `e` in an immediately invoked lambda that first evaluates the operands
@@ -133,7 +133,11 @@ impl Emitter<'_> {
     fn in_rust_order(&mut self, e: &Expr, ops: &[&Expr]) -> String {
         let mut decls = String::new();
         let mut bound = Vec::new();
-        for op in ops.iter().copied().filter(|o| crate::effects::observes_memory(o)) {
+        for op in ops
+            .iter()
+            .copied()
+            .filter(|o| crate::analysis::effects::observes_memory(o))
+        {
             let v = self.expr(op);
             let name = self.order.bind(op);
             let _ = write!(decls, "const auto {name} = {v}; ");

@@ -19,6 +19,7 @@ use crate::model::*;
 mod access;
 mod expr;
 mod helpers;
+mod order;
 mod stmt;
 
 use helpers::helper_source;
@@ -188,7 +189,7 @@ struct Emitter<'a> {
     /// Whether to emit `#line` directives for [`Stmt::Line`].
     lines: bool,
     /// Operands evaluated ahead, in Rust's order (`crate::effects`).
-    order: crate::effects::Sequencer,
+    order: order::Sequencer,
 }
 
 /// `s` escaped for the inside of a C string literal.

@@ -1,7 +1,6 @@
-//! The CPU backend's block function: a block's threads as loops.
+//! Split kernels: a kernel with barriers as a block's threads as loops.
 //!
-//! A kernel without barriers is one loop over the block's threads around the
-//! kernel body. A kernel with `syncthreads()` is split at every barrier
+//! A kernel with `syncthreads()` is split at every barrier
 //! ("loop fission", as in MCUDA, PoCL's work-item loops and CuPBoP): each
 //! barrier-free stretch of statements becomes its own thread loop, and the
 //! `if`/`for`/`while`/`loop` around a barrier runs once per block, after the
@@ -16,7 +15,7 @@
 //! under `GPUJIT_CPU_EXEC=coroutines`.
 //!
 //! `plan` turns the kernel body into block-level control flow around
-//! per-thread parts, `parts` decides which locals live across them and
+//! per-thread parts, `cpu::parts` decides which locals live across them and
 //! wraps each part, `narrow` and `interchange` emit the parts that loop over
 //! fewer threads or run a loop in lockstep (and every part's thread loop,
 //! specialised for blocks that fit the shared arrays), and this module
@@ -24,84 +23,32 @@
 
 mod interchange;
 mod narrow;
-mod parts;
 mod plan;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::emit_cpu::{block_ident, exited_ident, ident, param_copies, spill_ident, thread_ident, Emitter};
+use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
 use crate::model::*;
 
-pub(crate) use narrow::Uniform;
-pub(crate) use parts::{spill_decls, wrap_part, Uses};
+use super::parts::{spill_decls, wrap_part, Uses};
 use plan::{as_vote, plan, Node};
 
-/// The body of the block function of kernel `k`.
-pub fn block_body(k: &Kernel) -> TokenStream {
-    let (blk, t) = (block_ident(), thread_ident());
-    let plain = Emitter::new(k);
-    if !k.uses_barrier {
-        let copies = param_copies(k, &[]);
-        let body = plain.block_stmts(&k.body);
-        let simple = quote! { #blk.threads(|#t| { #copies #body }); };
-        return match crate::cpu_lockstep::block_body(k) {
-            Some(lockstep) => {
-                let plain = crate::cpu_lockstep::one_trip_each(k).unwrap_or_else(|| quote! { false });
-                quote! {
-                if #blk.force_coroutines() || #plain {
-                    #simple
-                } else {
-                    #lockstep
-                }
-                }
-            }
-            None => crate::cpu_span::versioned(k, simple),
-        };
-    }
-    let coroutines = {
-        let copies = param_copies(k, &[]);
-        let body = plain.block_stmts(&k.body);
-        quote! { #blk.coroutines(&|#t| { #copies #body }); }
-    };
-    match split(k) {
-        Some(split) => {
-            // Copies of the views (and scalar parameters) for the split
-            // path: the coroutine closure takes the block function's by
-            // reference, after which LLVM reloads their extents after every
-            // call it cannot see into (a fault report) and cannot drop the
-            // range checks that `Block::fits` makes redundant.
-            let names = k.params.iter().map(|p| ident(&p.name));
-            let shared = crate::emit_cpu::shared_views(k);
-            quote! {
-                if #blk.force_coroutines() {
-                    #coroutines
-                } else {
-                    #(#[allow(unused_variables)] let #names = #names;)*
-                    #shared
-                    #split
-                }
-            }
-        }
-        None => coroutines,
-    }
-}
-
 /// The split block function of `k`, or `None` if it cannot be split.
-fn split(k: &Kernel) -> Option<TokenStream> {
+pub(super) fn split(k: &Kernel) -> Option<TokenStream> {
     let nodes = plan(&k.body)?;
     let mut uses = Uses::new(k);
     uses.nodes(&nodes);
     let mut em = Emitter::new(k);
     let decls = spill_decls(k, &uses, &mut em)?;
-    let uniform = narrow::Uniform::new(k, &uses.block_vars);
+    let uniform = crate::analysis::Uniform::new(k, &uses.block_vars);
     let body = Split { em: &em, uniform }.nodes(&nodes);
     Some(quote! { #decls #body })
 }
 
 struct Split<'e, 'k> {
     em: &'e Emitter<'k>,
-    uniform: narrow::Uniform<'k>,
+    uniform: crate::analysis::Uniform<'k>,
 }
 
 fn mixed(name: &str) -> Ident {
@@ -200,8 +147,9 @@ impl Split<'_, '_> {
                     return quote! { #run #cancel };
                 }
                 let run = interchange::plain_part(self.em, stmts);
-                let run =
-                    crate::cpu_span::versioned_part(self.em, stmts, run, &|e, extra| self.uniform.is_uniform(e, extra));
+                let run = crate::cpu::span::versioned_part(self.em, stmts, run, &|e, extra| {
+                    self.uniform.is_uniform(e, extra)
+                });
                 quote! { #run #cancel }
             }
             Node::Barrier if self.em.track_exit => {

@@ -50,7 +50,7 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use super::narrow::Uniform;
+use crate::analysis::Uniform;
 use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
 use crate::model::visit::{each_expr, each_stmt};
 use crate::model::*;
@@ -107,7 +107,7 @@ pub(super) fn plain_part(em: &Emitter, stmts: &[&Stmt]) -> TokenStream {
         return TokenStream::new();
     }
     let body: TokenStream = stmts.iter().map(|s| em.stmt(s)).collect();
-    let body = super::wrap_part(em, stmts, &[], body);
+    let body = super::super::parts::wrap_part(em, stmts, &[], body);
     // Specialised for blocks that fit the shared arrays: LLVM can drop
     // those range checks. A part with none to drop (no shared array at a
     // `threadIdx` position, no per-thread array) has one copy: a second,
@@ -177,7 +177,7 @@ fn interchange(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
         quote! { #lo..#hi }
     };
     let inner = em.block_stmts(body);
-    let part = super::wrap_part(em, &body.stmts.iter().collect::<Vec<_>>(), &[], inner);
+    let part = super::super::parts::wrap_part(em, &body.stmts.iter().collect::<Vec<_>>(), &[], inner);
     let stmts: Vec<&Stmt> = body.stmts.iter().collect();
     let (fits, fast, slow) = fitted(em, &stmts, Some((*var, &hi, *inclusive)), &part);
     let round = |run: TokenStream| {
@@ -242,7 +242,7 @@ fn rows(em: &Emitter, l: &Stmt, range: &TokenStream) -> Option<TokenStream> {
     let (blk, t) = (block_ident(), thread_ident());
     let mut rem = em.clone();
     rem.spilled[id] = false;
-    let inner = super::wrap_part(&rem, &stmts, &[], rem.block_stmts(body));
+    let inner = super::super::parts::wrap_part(&rem, &stmts, &[], rem.block_stmts(body));
     let (fit, _) = fit(em, &stmts, None);
     let len = spilled_len(em, &stmts);
     let (arr, name, j) = (spill_ident(local), ident(&local.name), ident(&em.k.locals[*var].name));

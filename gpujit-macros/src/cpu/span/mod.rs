@@ -27,13 +27,13 @@
 //! the checked one.
 
 mod emit;
-mod merge;
 mod plan;
 mod tid;
 
-pub use emit::{
-    extent_ident, index_tokens, round_versioned, shared_span_ident, span_ident, versioned, versioned_narrowed,
-    versioned_part,
-};
-pub use merge::mergeable;
-pub use plan::{loop_plan, round_plan, uni_ident, SpanPlan};
+pub use emit::{round_versioned, versioned, versioned_narrowed, versioned_part};
+pub use plan::{loop_plan, round_plan, uni_ident};
+
+/// Whether kernel `k`'s thread loop has a plan of block spans.
+pub fn has_plan(k: &crate::model::Kernel) -> bool {
+    plan::plan(k).is_some()
+}

@@ -1,4 +1,4 @@
-//! Lockstep rounds on block spans (`cpu_span`): one round of a unit-stride
+//! Lockstep rounds on block spans (`cpu::span`): one round of a unit-stride
 //! loop with the thread loop innermost, and the full rounds of a grid-stride
 //! loop shifted by `r * step`, each checked once per array.
 
@@ -6,13 +6,13 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::mixed;
-use crate::cpu_split::wrap_part;
+use crate::cpu::parts::wrap_part;
 use crate::emit_cpu::{block_ident, ident, spill_ident, thread_ident, Emitter};
 use crate::model::visit::locals_used;
 use crate::model::*;
 
 /// One round (counter `var`, a `usize` bound to this round's value) of the
-/// unit-stride lockstep loop with body `body`, on spans (`cpu_span::loop_plan`):
+/// unit-stride lockstep loop with body `body`, on spans (`cpu::span::loop_plan`):
 /// the thread loop innermost, so that `b[[i, col]]` is contiguous across
 /// threads and the round vectorizes. Given the checked round (the chunk
 /// round, for `r0..r1` one iteration), the round's code. `None` when no
@@ -24,7 +24,7 @@ pub(super) fn rounds<'e>(
     var: LocalId,
     body: &'e [&'e Stmt],
 ) -> Option<(impl FnOnce(&TokenStream) -> TokenStream + 'e, Option<Ident>)> {
-    let plan = crate::cpu_span::loop_plan(k, var, body)?;
+    let plan = crate::cpu::span::loop_plan(k, var, body)?;
     let mut used = Vec::new();
     for s in body {
         locals_used(s, &mut used);
@@ -45,7 +45,7 @@ pub(super) fn rounds<'e>(
         }
         let inner = wrap_part(&fem, body, &[], body.iter().map(|s| fem.stmt(s)).collect());
         let u = quote! { #name };
-        crate::cpu_span::round_versioned(
+        crate::cpu::span::round_versioned(
             k,
             &plan,
             &u,
@@ -76,7 +76,7 @@ pub(super) fn rounds<'e>(
 }
 
 /// One round of the strided lockstep loop with variable `var` (a `usize`)
-/// starting at `start` and body `body`, on spans (`cpu_span::round_plan`)
+/// starting at `start` and body `body`, on spans (`cpu::span::round_plan`)
 /// where `start` is the thread's own index (`grid(1)`): in the round with
 /// offset `off` (`r * step`, the same in every thread) each thread's
 /// variable is its own index plus `off`, so one check per array covers the
@@ -93,7 +93,7 @@ pub(super) fn shifted_round<'e>(
     off: &'e Ident,
     round: TokenStream,
 ) -> Option<impl FnOnce(&TokenStream, &TokenStream) -> TokenStream + 'e> {
-    let own = crate::owned::own_locals(k);
+    let own = crate::analysis::owned::own_locals(k);
     let own_x = match &start.kind {
         ExprKind::Grid(Axis::X) => true,
         ExprKind::Local(id) => own[*id] == Some(Axis::X),
@@ -103,13 +103,13 @@ pub(super) fn shifted_round<'e>(
     if !own_x || exits {
         return None;
     }
-    let plan = crate::cpu_span::round_plan(k, var, body)?;
+    let plan = crate::cpu::span::round_plan(k, var, body)?;
     Some(move |mark: &TokenStream, checked: &TokenStream| {
         let (blk, t) = (block_ident(), thread_ident());
         let name = ident(&k.locals[var].name);
         let fem = em.clone().with_spans(plan.clone());
         let inner = wrap_part(&fem, body, &[], body.iter().map(|s| fem.stmt(s)).collect());
-        crate::cpu_span::round_versioned(
+        crate::cpu::span::round_versioned(
             k,
             &plan,
             &round,

@@ -5,9 +5,9 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::analysis::owned::{own_locals, owned_params};
 use crate::model::visit::{each_expr, each_stmt, each_stmt_in_block};
 use crate::model::*;
-use crate::owned::{own_locals, owned_params};
 
 /// `SpanAxis` values of the runtime (`OWN_X`, `OWN_Y`, `OWN_Z`, `CONST`,
 /// `UNIFORM`).
@@ -289,7 +289,7 @@ pub fn plan_part(k: &Kernel, stmts: &[&Stmt], uni: &[LocalId], tid: Option<&[Tid
 }
 
 /// The span plan of one round of the unit-stride loop of `k` with counter
-/// `var` and body `body`, run in lockstep (see `cpu_lockstep`): the
+/// `var` and body `body`, run in lockstep (see `cpu::lockstep`): the
 /// read-only arrays that the body indexes with own indices, literals and
 /// `var` itself (`b[[i, col]]`); `None` when there are none.
 pub fn loop_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {

@@ -16,111 +16,11 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
+use crate::analysis::Uniform;
 use crate::emit_cpu::{block_ident, exited_ident, thread_ident, Emitter};
-use crate::model::visit::each_stmt_in_block;
 use crate::model::*;
 
-/// What decides whether an expression is block-uniform in one part.
-pub(crate) struct Uniform<'k> {
-    k: &'k Kernel,
-    /// Per local: block-uniform (an immutable scalar parameter or the
-    /// variable of a block-level `for`).
-    uniform: Vec<bool>,
-    /// Per local: immutable and bound only to `threadIdx.x` (or a cast of
-    /// it), or only to `thread_idx()` for an `Idx3`.
-    thread_x: Vec<bool>,
-    thread_idx: Vec<bool>,
-}
-
-impl<'k> Uniform<'k> {
-    pub(crate) fn new(k: &'k Kernel, block_vars: &[LocalId]) -> Self {
-        let n = k.locals.len();
-        let mut uniform = vec![false; n];
-        for (id, l) in k.locals.iter().enumerate() {
-            let param = k
-                .params
-                .iter()
-                .any(|p| p.name == l.name && matches!(p.kind, ParamKind::Scalar(_)));
-            uniform[id] = (param && !l.mutable) || block_vars.contains(&id);
-        }
-        // Every value each local is bound to, by `let` or a tuple `let`.
-        let mut inits: Vec<Vec<&Expr>> = vec![Vec::new(); n];
-        let mut other = vec![false; n];
-        each_stmt_in_block(&k.body, &mut |s| match s {
-            Stmt::Let { local, init: Some(e) } => inits[*local].push(e),
-            Stmt::Let { local, init: None } => other[*local] = true,
-            Stmt::LetTuple { locals, parts } => {
-                for (l, e) in locals.iter().zip(parts) {
-                    if let Some(l) = l {
-                        inits[*l].push(e);
-                    }
-                }
-            }
-            Stmt::For { var, .. } => other[*var] = true,
-            _ => {}
-        });
-        let mut u = Uniform {
-            k,
-            uniform,
-            thread_x: vec![false; n],
-            thread_idx: vec![false; n],
-        };
-        let bound = |id: LocalId, f: &dyn Fn(&Expr) -> bool| {
-            !k.locals[id].mutable && !other[id] && !inits[id].is_empty() && inits[id].iter().all(|e| f(e))
-        };
-        // Locals are declared before they are used, so locals bound to
-        // `thread_idx()` come first; two rounds let `let t = thread_idx();
-        // let tx = t.x;` resolve whatever the ids' order.
-        for id in 0..n {
-            u.thread_idx[id] = bound(id, &|e| matches!(e.kind, ExprKind::Builtin(Builtin::ThreadIdx)));
-        }
-        for _ in 0..2 {
-            for id in 0..n {
-                if !u.thread_x[id] {
-                    let tx = bound(id, &|e| u.is_thread_x(e));
-                    u.thread_x[id] = tx;
-                }
-            }
-        }
-        u
-    }
-
-    /// `threadIdx.x`, an immutable local bound to it, or a cast of either to
-    /// an integer type that holds every `threadIdx.x` (at most 1023).
-    fn is_thread_x(&self, e: &Expr) -> bool {
-        crate::deep(|| match &e.kind {
-            ExprKind::BuiltinAxis(Builtin::ThreadIdx, Axis::X) => true,
-            ExprKind::Idx3Field(base, Axis::X) => match base.kind {
-                ExprKind::Builtin(Builtin::ThreadIdx) => true,
-                ExprKind::Local(id) => self.thread_idx[id],
-                _ => false,
-            },
-            ExprKind::Local(id) => self.thread_x[*id],
-            ExprKind::Cast(inner, to) => {
-                matches!(
-                    to,
-                    Scalar::I16 | Scalar::U16 | Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::Usize
-                ) && self.is_thread_x(inner)
-            }
-            _ => false,
-        })
-    }
-
-    /// Whether `e` has the same value in every thread of the block and
-    /// cannot fault (see the module docs); `extra` are further uniform locals.
-    pub(crate) fn is_uniform(&self, e: &Expr, extra: &[LocalId]) -> bool {
-        let local = |e: &Expr| match e.kind {
-            ExprKind::Local(id) => self.uniform[id] || extra.contains(&id),
-            _ => false,
-        };
-        fault_free_where(e, &|u| u == Uniformity::Block, &local)
-    }
-
-    /// Whether every expression in `exprs` is block-uniform and fault-free.
-    pub(super) fn all_uniform(&self, exprs: &[&Expr]) -> bool {
-        exprs.iter().all(|e| self.is_uniform(e, &[]))
-    }
-
+impl Uniform<'_> {
     /// The part `stmts` as a narrowed loop, or `None` if it is not one
     /// `if threadIdx.x < E { .. }` or a sibling (after uniform `let`s).
     pub(super) fn narrowed(&self, em: &Emitter, stmts: &[&Stmt]) -> Option<TokenStream> {
@@ -135,7 +35,7 @@ impl<'k> Uniform<'k> {
                 Stmt::Let { local, init: Some(e) } if !self.k.locals[*local].mutable && !em.spilled[*local] => {
                     if self.is_uniform(e, &hoisted) {
                         hoisted.push(*local);
-                    } else if !super::parts::coordinate_pure(e) {
+                    } else if !crate::analysis::coordinate_pure(e) {
                         return None;
                     }
                 }
@@ -183,7 +83,7 @@ impl<'k> Uniform<'k> {
                 }
                 None => quote! { #lets { #then } },
             };
-            super::wrap_part(em, stmts, &[], body)
+            super::super::parts::wrap_part(em, stmts, &[], body)
         };
         let body = part_body(em);
         let exited = if em.track_exit {
@@ -208,7 +108,7 @@ impl<'k> Uniform<'k> {
         used.retain(|&id| {
             (self.uniform[id] || hoisted.contains(&id)) && self.k.locals[id].ty == Ty::Scalar(Scalar::Usize)
         });
-        let names: Vec<Ident> = used.iter().map(|&id| crate::cpu_span::uni_ident(id)).collect();
+        let names: Vec<Ident> = used.iter().map(|&id| crate::cpu::span::uni_ident(id)).collect();
         let values = used.iter().map(|&id| {
             let v = crate::emit_cpu::ident(&self.k.locals[id].name);
             quote! { <isize as ::core::convert::TryFrom<usize>>::try_from(#v).unwrap_or(isize::MAX) }
@@ -216,7 +116,7 @@ impl<'k> Uniform<'k> {
         let used_ty = used.iter().map(|_| quote! { isize });
         let x = Ident::new("gj_x", Span::mixed_site());
         let checked = quote! { #blk.threads_x_in(#exited, #a, #b, |#t| { #body }); };
-        let run = crate::cpu_span::versioned_narrowed(em, stmts, &used, &quote! { #x }, part_body, checked);
+        let run = crate::cpu::span::versioned_narrowed(em, stmts, &used, &quote! { #x }, part_body, checked);
         Some(quote! {
             #[allow(unused_variables)]
             let (#a, #b, (#(#names,)*)): (i128, i128, (#(#used_ty,)*)) = #blk.uniform_value(|#t| { #lets (#lo, #hi, (#(#values,)*)) });

@@ -18,6 +18,7 @@
 //! analysis only decides the fast path: a wrong "owned" would be a fault at
 //! run time, never a silent race.
 
+use super::Bindings;
 use crate::model::visit::{each_expr, each_stmt_in_block};
 use crate::model::*;
 
@@ -81,21 +82,7 @@ pub fn owned_params(k: &Kernel) -> Vec<bool> {
 /// `OwnedView::ld_class`).
 pub fn partition_vars(k: &Kernel) -> Vec<bool> {
     let own = own_locals(k);
-    let mut gsize = vec![false; k.locals.len()];
-    let mut binds = vec![0usize; k.locals.len()];
-    each_stmt_in_block(&k.body, &mut |s| match s {
-        Stmt::Let { local, init } => {
-            binds[*local] += 1;
-            gsize[*local] = matches!(init.as_ref().map(|e| &e.kind), Some(ExprKind::GridSize(Axis::X)));
-        }
-        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| binds[*l] += 2),
-        Stmt::Assign {
-            place: Place::Local(l), ..
-        } => binds[*l] += 2,
-        Stmt::For { var, .. } => binds[*var] += 1,
-        _ => {}
-    });
-    let once = |id: LocalId| binds[id] == 1 && !k.locals[id].mutable;
+    let bindings = Bindings::new(k);
     let mut part = vec![false; k.locals.len()];
     each_stmt_in_block(&k.body, &mut |s| {
         if let Stmt::For {
@@ -109,10 +96,15 @@ pub fn partition_vars(k: &Kernel) -> Vec<bool> {
             let own_start = is_own(&own, start, Axis::X);
             let grid_step = match &step.kind {
                 ExprKind::GridSize(Axis::X) => true,
-                ExprKind::Local(id) => gsize[*id] && once(*id),
+                ExprKind::Local(id) => {
+                    matches!(
+                        bindings.let_value(*id).map(|e| &e.kind),
+                        Some(ExprKind::GridSize(Axis::X))
+                    )
+                }
                 _ => false,
             };
-            part[*var] = own_start && grid_step && once(*var);
+            part[*var] = own_start && grid_step && bindings.is_loop_var(*var);
         }
     });
     part
@@ -131,44 +123,13 @@ fn is_own(own: &[Option<Axis>], e: &Expr, axis: Axis) -> bool {
 /// Per local: the axis of `grid(..)` it holds for its whole life, if it is
 /// immutable and bound exactly once, to `grid(..)`'s component on that axis.
 pub fn own_locals(k: &Kernel) -> Vec<Option<Axis>> {
-    let mut own: Vec<Option<Axis>> = vec![None; k.locals.len()];
-    let mut binds = vec![0usize; k.locals.len()];
-    let mut other = vec![false; k.locals.len()];
-    let grid_axis = |e: &Expr| match e.kind {
-        ExprKind::Grid(a) => Some(a),
-        _ => None,
-    };
-    each_stmt_in_block(&k.body, &mut |s| match s {
-        Stmt::Let { local, init } => {
-            binds[*local] += 1;
-            match init.as_ref().and_then(grid_axis) {
-                Some(a) => own[*local] = Some(a),
-                None => other[*local] = true,
-            }
-        }
-        Stmt::LetTuple { locals, parts } => {
-            for (l, p) in locals.iter().zip(parts) {
-                if let Some(l) = l {
-                    binds[*l] += 1;
-                    match grid_axis(p) {
-                        Some(a) => own[*l] = Some(a),
-                        None => other[*l] = true,
-                    }
-                }
-            }
-        }
-        Stmt::Assign {
-            place: Place::Local(l), ..
-        } => other[*l] = true,
-        Stmt::For { var, .. } => other[*var] = true,
-        _ => {}
-    });
-    for (id, o) in own.iter_mut().enumerate() {
-        if k.locals[id].mutable || binds[id] != 1 || other[id] {
-            *o = None;
-        }
-    }
-    own
+    let bindings = Bindings::new(k);
+    (0..k.locals.len())
+        .map(|id| match bindings.value(id)?.kind {
+            ExprKind::Grid(a) => Some(a),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ pub fn mergeable(k: &Kernel) -> bool {
     if k.ret.is_some() || k.uses_barrier || !k.shared.is_empty() || !k.callees.is_empty() {
         return false;
     }
-    let owned = crate::owned::owned_params(k);
+    let owned = crate::analysis::owned::owned_params(k);
     let written_owned = k
         .params
         .iter()
@@ -36,7 +36,6 @@ pub fn mergeable(k: &Kernel) -> bool {
     let sees = |p: &ExprProps| p.sees_block || p.sync != SyncScope::None;
     let blind = !k.body.stmts.iter().any(|s| any_expr_in_stmt(s, sees))
         && !k.body.tail.as_ref().is_some_and(|t| any_in_expr(t, sees));
-    // The span path only: a kernel with a loop run in lockstep takes
-    // another.
-    blind && super::plan::plan(k).is_some() && crate::cpu_lockstep::block_body(k).is_none()
+    // The span path only (`cpu::plan` asks only there).
+    blind && super::span::has_plan(k)
 }

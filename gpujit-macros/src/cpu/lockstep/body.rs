@@ -9,7 +9,7 @@ use quote::quote;
 use super::find::find;
 use super::mixed;
 use super::rounds::{rounds, shifted_round};
-use crate::cpu_split::{spill_decls, wrap_part, Uses};
+use crate::cpu::parts::{spill_decls, wrap_part, Uses};
 use crate::emit_cpu::{block_ident, exited_ident, ident, thread_ident, Emitter};
 use crate::model::*;
 

@@ -2,6 +2,8 @@
 //! (`if`/loops around barriers, votes) around barrier-free per-thread parts,
 //! or `None` where it cannot be split.
 
+use super::super::parts::{expr_locals, Uses};
+use crate::model::visit::local_arrays_used;
 use crate::model::visit::{expr_children, stmt_children, Child};
 use crate::model::*;
 
@@ -183,4 +185,45 @@ pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
     }
     flush(&mut run, &mut nodes);
     Some(nodes)
+}
+
+impl Uses {
+    /// The parts of plan `ns` (see `Uses::part_of`).
+    pub(super) fn nodes(&mut self, ns: &[Node]) {
+        for n in ns {
+            match n {
+                Node::Threads(stmts) => self.part_of(stmts, &[]),
+                Node::If { cond, then, els } => {
+                    self.part_of(&[], &[cond]);
+                    self.nodes(then);
+                    self.nodes(els);
+                }
+                Node::For { stmt, body } => {
+                    if let Stmt::For {
+                        var, start, end, step, ..
+                    } = stmt
+                    {
+                        let mut bounds = vec![start, end];
+                        bounds.extend(step.iter());
+                        self.part_of(&[], &bounds);
+                        self.block_vars.push(*var);
+                    }
+                    self.nodes(body);
+                }
+                Node::While { cond, body } => {
+                    self.part_of(&[], &[cond]);
+                    self.nodes(body);
+                }
+                Node::Vote { local, pred, .. } => {
+                    let mut ids = expr_locals(pred);
+                    ids.extend(local.iter());
+                    let mut arrays = Vec::new();
+                    local_arrays_used(&Stmt::Expr((*pred).clone()), &mut arrays);
+                    self.part_with_arrays(ids, arrays);
+                }
+                Node::Loop(body) | Node::Scope(body) => self.nodes(body),
+                Node::Barrier | Node::Break | Node::Continue | Node::Return => {}
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! Which loop of a kernel runs in lockstep: the first `for` of the kernel
 //! body, or of the `then` block of an `if` there, that walks global memory
-//! with a stride (see the module docs of `cpu_lockstep`).
+//! with a stride (see the module docs of `cpu::lockstep`).
 
 use crate::model::visit::{each_expr, each_expr_in_expr, each_stmt};
 use crate::model::*;

@@ -30,7 +30,7 @@ pub struct TidLet {
 /// part's top level, and that lives in this part alone (`spilled` false):
 /// it then holds its initial value wherever the part reads it. `uniform(e,
 /// extra)`: whether `e` is block-uniform and cannot fault, with `extra`
-/// further uniform locals (see `cpu_split::Uniform`).
+/// further uniform locals (see `analysis::Uniform`).
 pub fn tid_lets(
     k: &Kernel,
     stmts: &[&Stmt],

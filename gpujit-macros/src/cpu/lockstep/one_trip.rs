@@ -35,7 +35,7 @@ pub fn one_trip_each(k: &Kernel) -> Option<TokenStream> {
     if target.inner.is_some() {
         return None;
     }
-    let own = crate::owned::own_locals(k);
+    let own = crate::analysis::owned::own_locals(k);
     let own_x = match &start.kind {
         ExprKind::Grid(Axis::X) => true,
         ExprKind::Local(id) => own[*id] == Some(Axis::X),
@@ -55,7 +55,7 @@ pub fn one_trip_each(k: &Kernel) -> Option<TokenStream> {
         } => binds[*l] += 2,
         _ => {}
     });
-    let uniform = crate::cpu_split::Uniform::new(k, &[]);
+    let uniform = crate::analysis::Uniform::new(k, &[]);
     let mut extra = Vec::new();
     let mut lets = Vec::new();
     for s in &k.body.stmts[..target.top] {

@@ -5,7 +5,7 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use super::plan::Node;
+use crate::analysis::{coordinate_pure, Bindings};
 use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
 use crate::model::visit::{each_stmt, local_arrays_used, locals_used};
 use crate::model::*;
@@ -43,7 +43,7 @@ impl Uses {
         for s in stmts {
             locals_used(s, &mut ids);
             local_arrays_used(s, &mut arrays);
-            each_stmt(s, &mut |s| self.returns |= matches!(s, Stmt::Return));
+            each_stmt(s, &mut |s| self.returns |= stmt_props(s).control == Control::Return);
         }
         for e in exprs {
             ids.extend(expr_locals(e));
@@ -52,7 +52,7 @@ impl Uses {
         self.part_with_arrays(ids, arrays);
     }
 
-    fn part_with_arrays(&mut self, ids: Vec<LocalId>, arrays: Vec<usize>) {
+    pub(super) fn part_with_arrays(&mut self, ids: Vec<LocalId>, arrays: Vec<usize>) {
         let part = self.next;
         self.next += 1;
         let mark = |slot: &mut (Option<usize>, bool)| match slot.0 {
@@ -73,47 +73,9 @@ impl Uses {
     pub fn array_spans_parts(&self) -> bool {
         self.arrays.iter().any(|a| a.1)
     }
-
-    pub(super) fn nodes(&mut self, ns: &[Node]) {
-        for n in ns {
-            match n {
-                Node::Threads(stmts) => self.part_of(stmts, &[]),
-                Node::If { cond, then, els } => {
-                    self.part_of(&[], &[cond]);
-                    self.nodes(then);
-                    self.nodes(els);
-                }
-                Node::For { stmt, body } => {
-                    if let Stmt::For {
-                        var, start, end, step, ..
-                    } = stmt
-                    {
-                        let mut bounds = vec![start, end];
-                        bounds.extend(step.iter());
-                        self.part_of(&[], &bounds);
-                        self.block_vars.push(*var);
-                    }
-                    self.nodes(body);
-                }
-                Node::While { cond, body } => {
-                    self.part_of(&[], &[cond]);
-                    self.nodes(body);
-                }
-                Node::Vote { local, pred, .. } => {
-                    let mut ids = expr_locals(pred);
-                    ids.extend(local.iter());
-                    let mut arrays = Vec::new();
-                    local_arrays_used(&Stmt::Expr((*pred).clone()), &mut arrays);
-                    self.part_with_arrays(ids, arrays);
-                }
-                Node::Loop(body) | Node::Scope(body) => self.nodes(body),
-                Node::Barrier | Node::Break | Node::Continue | Node::Return => {}
-            }
-        }
-    }
 }
 
-fn expr_locals(e: &Expr) -> Vec<LocalId> {
+pub(super) fn expr_locals(e: &Expr) -> Vec<LocalId> {
     let mut ids = Vec::new();
     locals_used(&Stmt::Expr(e.clone()), &mut ids);
     ids
@@ -260,39 +222,8 @@ pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<T
 /// extents only, that cannot fault (no local, load, division or call), so
 /// that computing it again in any part of the same thread gives its value.
 fn coordinate_locals(k: &Kernel) -> Vec<Option<Expr>> {
-    let mut bindings: Vec<(usize, Option<&Expr>)> = vec![(0, None); k.locals.len()];
-    crate::model::visit::each_stmt_in_block(&k.body, &mut |s| match s {
-        Stmt::Let { local, init } => {
-            bindings[*local].0 += 1;
-            bindings[*local].1 = init.as_ref();
-        }
-        // `let (col, row) = grid(2);`, `let (n, k) = a.dim();`: one binding
-        // per local, to its part.
-        Stmt::LetTuple { locals, parts } if locals.len() == parts.len() => {
-            for (l, e) in locals.iter().zip(parts) {
-                if let Some(l) = l {
-                    bindings[*l].0 += 1;
-                    bindings[*l].1 = Some(e);
-                }
-            }
-        }
-        Stmt::LetTuple { locals, .. } => locals.iter().flatten().for_each(|l| bindings[*l].0 += 2),
-        Stmt::For { var, .. } => bindings[*var].0 += 2,
-        _ => {}
-    });
-    bindings
-        .iter()
-        .zip(&k.locals)
-        .map(|(b, l)| match b {
-            (1, Some(e)) if !l.mutable && coordinate_pure(e) => Some((*e).clone()),
-            _ => None,
-        })
+    let bindings = Bindings::new(k);
+    (0..k.locals.len())
+        .map(|id| bindings.value(id).filter(|e| coordinate_pure(e)).cloned())
         .collect()
-}
-
-/// Whether `e` is computed from the thread's and block's coordinates,
-/// constants and extents alone and cannot fault (no local, load, division
-/// or call).
-pub(super) fn coordinate_pure(e: &Expr) -> bool {
-    fault_free_where(e, &|u| matches!(u, Uniformity::Block | Uniformity::Thread), &|_| false)
 }

@@ -2,9 +2,7 @@
 //! `a + b` and `f(a, b)` unspecified. Where one operand has a side effect (an
 //! atomic, a vote, a device-function call given an array) and another could observe it (reads
 //! memory or has effects of its own), the CUDA emitter evaluates the operands
-//! into temporaries in Rust's order first ([`Sequencer`]).
-
-use std::collections::HashMap;
+//! into temporaries in Rust's order first (`emit_cuda::order`).
 
 use crate::model::{any_in_expr, BinOp, Expr, ExprKind};
 
@@ -40,30 +38,4 @@ pub fn unordered_operands(e: &Expr) -> Option<Vec<&Expr>> {
     let observes: Vec<bool> = ops.iter().map(|o| observes_memory(o)).collect();
     let clash = (0..ops.len()).any(|i| effects[i] && (0..ops.len()).any(|j| j != i && observes[j]));
     clash.then_some(ops)
-}
-
-/// Operands already evaluated into a named temporary, by address.
-#[derive(Default)]
-pub struct Sequencer {
-    names: HashMap<*const Expr, String>,
-    next: usize,
-}
-
-impl Sequencer {
-    /// The temporary that holds `e`, if one does.
-    pub fn name_of(&self, e: &Expr) -> Option<&String> {
-        self.names.get(&(e as *const Expr))
-    }
-
-    /// Names a fresh temporary for `e`.
-    pub fn bind(&mut self, e: &Expr) -> String {
-        let name = format!("gj_ord{}", self.next);
-        self.next += 1;
-        self.names.insert(e as *const Expr, name.clone());
-        name
-    }
-
-    pub fn unbind(&mut self, e: &Expr) {
-        self.names.remove(&(e as *const Expr));
-    }
 }

@@ -17,7 +17,7 @@
 //!   `for i in a..b { for each thread { body } }` with one counter for the
 //!   block.
 //!
-//! **Rounds on spans** (`cpu_span::loop_plan`, `round_plan`): a unit-stride
+//! **Rounds on spans** (`cpu::span::loop_plan`, `round_plan`): a unit-stride
 //! loop whose every thread reached it runs one round per counter value with
 //! the thread loop innermost; an array indexed by the counter and own
 //! indices (`b[[i, col]]`) is checked once per round and read unchecked, so
@@ -50,7 +50,7 @@
 //!
 //! Per-thread state that lives across the three parts (locals made before
 //! the loop and used in it, as the matmul's `acc`) moves into per-thread
-//! arrays, as in `cpu_split`. Only simple shapes are taken: the loop is a
+//! arrays, as in `cpu::split`. Only simple shapes are taken: the loop is a
 //! statement of the kernel body, or of the `then` block of an `if` there
 //! (`if row < n && col < m { .. for .. }`: threads failing the guard take
 //! no part), and holds no other loop.

@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
+use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Accesses, Emitter};
 use crate::model::visit::{each_expr, each_stmt};
 use crate::model::*;
 
@@ -356,13 +356,13 @@ pub fn versioned_part(
     });
     let fast_em = em.clone().with_spans(plan.clone());
     let body: TokenStream = stmts.iter().map(|s| fast_em.stmt(s)).collect();
-    let body = crate::cpu_split::wrap_part(&fast_em, stmts, &[], body);
+    let body = crate::cpu::parts::wrap_part(&fast_em, stmts, &[], body);
     let fast = |bounds: &[TokenStream]| quote! { #blk.threads_within(&[#(#bounds),*], |#t| { #body }); };
     let run = choose(em.k, &plan, None, fast, checked);
     quote! { #bind #run }
 }
 
-/// A narrowed part (see `cpu_split::narrow`) `stmts` of a split kernel, run
+/// A narrowed part (see `cpu::split::narrow`) `stmts` of a split kernel, run
 /// by `checked`, preceded by its span version when it has arrays with spans:
 /// `body` emits the part's per-thread body with a given emitter, `x` is the
 /// bound range of `threadIdx.x` (a `Block::x_range`), and `uni` the uniform
@@ -385,4 +385,28 @@ pub fn versioned_narrowed(
     let body = body(&fast_em);
     let fast = |_: &[TokenStream]| quote! { #blk.threads_x_range(#x, |#t| { #body }); };
     choose(em.k, &plan, Some(x), fast, checked)
+}
+
+impl Accesses for SpanPlan {
+    fn span_access(&self, a: ArrayRef, idx: &[Expr]) -> Option<(Ident, TokenStream)> {
+        let pos = self.access(a, idx)?;
+        let span = match a {
+            ArrayRef::Param(p) => span_ident(p),
+            ArrayRef::Shared(s) => shared_span_ident(s),
+            ArrayRef::Local(_) | ArrayRef::Const(_) => return None,
+        };
+        Some((span, index_tokens(&pos)))
+    }
+
+    fn extent(&self, p: usize, d: Option<usize>) -> Ident {
+        extent_ident(p, d)
+    }
+
+    fn proves_below(&self, p: usize, axis: usize, x: &Expr) -> bool {
+        SpanPlan::proves_below(self, p, axis, x)
+    }
+
+    fn inner_extent(&self, p: usize) -> Option<usize> {
+        SpanPlan::inner_extent(self, p)
+    }
 }

@@ -1,0 +1,117 @@
+//! The CPU backend's block function: how the threads of one block run, as
+//! loops, chosen here and nowhere else.
+//!
+//! | strategy | taken for | module |
+//! |---|---|---|
+//! | plain thread loop | a kernel without barriers | `emit_cpu` (the per-thread code) |
+//! | block spans | the plain loop's accesses checked once per block | `span` |
+//! | lockstep | one loop of a barrier-free kernel run across the threads round by round | `lockstep` |
+//! | split | a kernel with barriers, as thread loops between them | `split` |
+//! | coroutines | everything else with barriers, and every kernel under `GPUJIT_CPU_EXEC=coroutines` | the runtime's `Block::coroutines` |
+//! | merged runs | a grid row's blocks as one wide block, for spans whose threads cannot tell their block | `merge` |
+//!
+//! A kernel that calls device functions decides at run time whether a
+//! callee reaches a barrier (then coroutines, see `callee_switch`). `parts`
+//! holds what split and lockstep share; `span` is a service the others call
+//! for their thread loops. The strategies never import one another
+//! otherwise.
+
+mod lockstep;
+mod merge;
+mod parts;
+mod span;
+mod split;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
+use crate::model::*;
+
+/// How the blocks of one kernel run on the CPU backend.
+pub struct BlockPlan {
+    /// The block function's body (after the parameter copies and shared
+    /// views that `emit_cpu::emit` writes).
+    pub body: TokenStream,
+    /// Whether the blocks of a grid row may run as one (`merge`).
+    pub merged: bool,
+}
+
+/// The block function of kernel `k` (see the module docs).
+pub fn plan(k: &Kernel) -> BlockPlan {
+    let (blk, t) = (block_ident(), thread_ident());
+    let plain = Emitter::new(k);
+    let coroutines = || {
+        let copies = param_copies(k, &[]);
+        let body = plain.block_stmts(&k.body);
+        quote! { #blk.coroutines(&|#t| { #copies #body }); }
+    };
+    let (body, merged) = if !k.uses_barrier {
+        let copies = param_copies(k, &[]);
+        let body = plain.block_stmts(&k.body);
+        let simple = quote! { #blk.threads(|#t| { #copies #body }); };
+        match lockstep::block_body(k) {
+            Some(lockstep) => {
+                let plain = lockstep::one_trip_each(k).unwrap_or_else(|| quote! { false });
+                let body = quote! {
+                if #blk.force_coroutines() || #plain {
+                    #simple
+                } else {
+                    #lockstep
+                }
+                };
+                (body, false)
+            }
+            None => (span::versioned(k, simple), merge::mergeable(k)),
+        }
+    } else {
+        let body = match split::split(k) {
+            Some(split) => {
+                let coroutines = coroutines();
+                // Copies of the views (and scalar parameters) for the split
+                // path: the coroutine closure takes the block function's by
+                // reference, after which LLVM reloads their extents after every
+                // call it cannot see into (a fault report) and cannot drop the
+                // range checks that `Block::fits` makes redundant.
+                let names = k.params.iter().map(|p| ident(&p.name));
+                let shared = crate::emit_cpu::shared_views(k);
+                quote! {
+                    if #blk.force_coroutines() {
+                        #coroutines
+                    } else {
+                        #(#[allow(unused_variables)] let #names = #names;)*
+                        #shared
+                        #split
+                    }
+                }
+            }
+            None => coroutines(),
+        };
+        (body, false)
+    };
+    BlockPlan {
+        body: callee_switch(k, body),
+        merged,
+    }
+}
+
+/// `body`, or, for a kernel that calls device functions, that or the
+/// coroutine path, chosen at run time by whether a reachable device
+/// function has a barrier (`SyncScope::Callee`; see `device`'s docs).
+fn callee_switch(k: &Kernel, plain: TokenStream) -> TokenStream {
+    if k.callees.is_empty() {
+        return plain;
+    }
+    let (blk, t) = (block_ident(), thread_ident());
+    let copies = param_copies(k, &[]);
+    let body = Emitter::new(k).block_stmts(&k.body);
+    let statics = crate::device::callee_statics(k);
+    quote! {
+        static GJ_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
+        if *GJ_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
+            #blk.coroutines(&|#t| { #copies #body });
+        } else {
+            #plain
+        }
+    }
+}
