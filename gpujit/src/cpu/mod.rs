@@ -67,7 +67,7 @@ pub use exec::{with_cpu_time_limit, with_forced_coroutines};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::{IntEuclid, IntRoot, IntRound};
-pub use ops::{KernelArith, KernelShift};
+pub use ops::{Faults, IntDiv, KernelArith, KernelShift};
 pub use owned::{OwnedArg, OwnedView};
 pub use paths::{
     last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,
@@ -75,7 +75,7 @@ pub use paths::{
 };
 pub use span::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};
 pub use thread::Thread;
-pub use view::{GlobalMem, IntDiv, Mem, SharedMem, Space, View};
+pub use view::{GlobalMem, Mem, SharedMem, Space, View};
 
 /// A `threadIdx`/`blockIdx`/`blockDim`/`gridDim` value with `usize`
 /// components: what [`thread_idx`](crate::kernel::thread_idx) and its

@@ -7,7 +7,7 @@ use std::fmt;
 use corosensei::Yielder;
 
 use crate::cpu::block::Block;
-use crate::cpu::view::IntDiv;
+use crate::cpu::ops::{Faults, IntDiv};
 use crate::cpu::{Idx3, KernelArith, KernelShift};
 
 /// The context of one kernel thread on the CPU backend: its coordinates, the
@@ -335,3 +335,10 @@ impl<'a> Thread<'a> {
 
 /// The fault message of a `step_by(0)` loop.
 pub(super) const STEP_ZERO: &str = "the step of a `for` loop (`step_by`) is zero; the loop ran no iterations";
+
+impl Faults for Thread<'_> {
+    #[inline]
+    fn fault(&self, message: &'static str) {
+        Thread::fault(*self, message)
+    }
+}
