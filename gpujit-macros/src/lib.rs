@@ -9,12 +9,27 @@
 //!
 //! Use it through the `gpujit` crate, which re-exports it and documents the
 //! kernel language (`gpujit::reference`).
+//!
+//! ## Layers
+//!
+//! A module imports (`crate::`, `super::`) only modules of lower layers, and
+//! no two files import each other (`gpujit-macros/tests/layers.rs` checks
+//! both). Construct properties live with the model (`model::props`), so a
+//! planner asks the construct instead of listing kinds of its own.
+//!
+//! | layer | modules | what |
+//! |---|---|---|
+//! | 0 | `stack`, `reserved` | the macro's own stack; the C and C++ reserved words |
+//! | 1 | `model`, `names`, `foreign_names` | the typed kernel, its walks (`model::visit`) and its constructs' properties (`model::props`); names free in Rust and C; the CUDA and Numba names gpujit lacks |
+//! | 2 | `syntax`, `link`, `analysis`, `infer`, `cuda_math` | helpers on the user's syntax; the holes linking a kernel with its device functions; facts about a kernel the CPU planners ask; type inference; CUDA's math functions |
+//! | 3 | `spelling`, `emit_cpu`, `emit_cuda` | hints for what a user wrote in another language's spelling; the per-thread Rust; the CUDA C |
+//! | 4 | `lower`, `typecheck`, `cpu` | syntax to model; rustc's type-checked copy; the CPU block function, its strategy chosen in `cpu::plan` only |
+//! | 5 | `expand` | the generated items of `#[gpu_kernel]` and `#[gpu_device]` |
 
 use proc_macro::TokenStream;
 
 mod cpu;
 mod cuda_math;
-mod device;
 
 mod analysis;
 mod emit_cpu;
@@ -22,12 +37,15 @@ mod emit_cuda;
 mod expand;
 mod foreign_names;
 mod infer;
+mod link;
 mod lower;
 mod model;
 mod names;
 
 mod reserved;
 mod spelling;
+mod stack;
+mod syntax;
 mod typecheck;
 
 /// Marks a function as a device function, as Numba's `@cuda.jit(device=True)`
@@ -38,7 +56,7 @@ mod typecheck;
 /// `gpujit` crate.
 #[proc_macro_attribute]
 pub fn gpu_device(attr: TokenStream, item: TokenStream) -> TokenStream {
-    stacker::grow(64 << 20, || device::gpu_device_impl(attr, item))
+    stacker::grow(64 << 20, || expand::gpu_device_impl(attr, item))
 }
 
 /// Marks a function as a GPU kernel, as Numba's `@cuda.jit` does.
@@ -53,79 +71,5 @@ pub fn gpu_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     // Parsing, lowering, emitting and dropping syntax trees all recurse as
     // deep as the kernel nests: run on a stack of our own, grown on demand
     // (`deep`), so that any kernel rustc accepts translates.
-    stacker::grow(64 << 20, || gpu_kernel_impl(attr, item))
-}
-
-/// Runs `f`, first moving to a fresh stack segment if little of this one is
-/// left; every recursive function of the macro goes through it.
-pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(256 << 10, 4 << 20, f)
-}
-
-fn gpu_kernel_impl(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let attr = proc_macro2::TokenStream::from(attr);
-    let item2 = proc_macro2::TokenStream::from(item.clone());
-    // Numba's `cuda.const.array_like(A)` does not parse (`const` is a
-    // keyword): read as `cuda.r#const.array_like(A)`, which lowering reports.
-    let parsed =
-        syn::parse2(item2.clone()).or_else(|e| spelling::raw_const(&item2).and_then(|t| syn::parse2(t).ok()).ok_or(e));
-    let func: syn::ItemFn = match parsed {
-        Ok(f) => f,
-        Err(e) => {
-            let mut out =
-                syn::Error::new(e.span(), format!("#[gpu_kernel] applies to a function: {e}")).to_compile_error();
-            out.extend(item2);
-            return out.into();
-        }
-    };
-    let mut errors = Vec::new();
-    if attr.to_string().trim() == "device" {
-        // One error: the function is not a kernel, so nothing else applies.
-        let mut out = syn::Error::new_spanned(
-            &attr,
-            "`#[gpu_kernel(device)]` is not how gpujit marks a device function\n  = help: write `#[gpu_device]` (Numba's `@cuda.jit(device=True)`)",
-        )
-        .to_compile_error();
-        out.extend(item2);
-        return out.into();
-    }
-    if !attr.is_empty() {
-        errors.push(syn::Error::new_spanned(&attr, "#[gpu_kernel] takes no arguments"));
-    }
-    let name = names::key(&func.sig.ident);
-    if names::is_prelude_macro(&name) {
-        errors.push(syn::Error::new(
-            func.sig.ident.span(),
-            format!(
-                "a kernel cannot be named `{name}`: its launch macro `{name}![grid, block](..)` would clash with \
-                 Rust's `{name}!`\n  = help: rename the kernel, e.g. `{name}_kernel`"
-            ),
-        ));
-    }
-    let mut stand_ins = lower::StandIns::default();
-    let lowered = lower::lower_kernel(&func, &mut stand_ins);
-    // rustc's copy, with stand-ins where gpujit reported a mistake.
-    let typecheck = typecheck::typecheck_copy(&func, &stand_ins);
-    match lowered {
-        Ok(kernel) if errors.is_empty() => expand::expand(&func, &kernel, typecheck).into(),
-        result => {
-            let body_failed = result.is_err();
-            if let Err(e) = result {
-                errors.push(e);
-            }
-            let mut out = typecheck;
-            // A kernel whose body failed but whose signature and name are
-            // fine keeps its launch macro and module, so that its launches
-            // report nothing more.
-            if body_failed && errors.len() == 1 && !names::is_prelude_macro(&name) {
-                if let Some(params) = lower::kernel_params(&func) {
-                    out.extend(expand::stand_in(&func, params));
-                }
-            }
-            for e in errors {
-                out.extend(e.to_compile_error());
-            }
-            out.into()
-        }
-    }
+    stacker::grow(64 << 20, || expand::gpu_kernel_impl(attr, item))
 }

@@ -12,7 +12,7 @@ use syn::spanned::Spanned;
 use syn::Expr as SExpr;
 
 use crate::foreign_names::{self as table, Status};
-use crate::lower::strip;
+use crate::syntax::strip;
 
 /// A foreign spelling found in an expression.
 pub struct Foreign {

@@ -6,12 +6,12 @@ use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
 use syn::{Expr as SExpr, Pat, Type};
 
-use crate::lower::{call_name, strip};
+use crate::syntax::{call_name, strip};
 
 /// Whether an array length looks like a compile-time constant: literals,
 /// `UPPER_CASE` paths and arithmetic on them.
 fn looks_const(e: &SExpr) -> bool {
-    crate::deep(|| looks_const_at(e))
+    crate::stack::deep(|| looks_const_at(e))
 }
 
 fn looks_const_at(e: &SExpr) -> bool {
@@ -113,7 +113,7 @@ fn is_typo_of_kernel_method(name: &str) -> bool {
 /// the same order, so the n-th expression of one is the n-th of the other.
 /// A node is replaced after its children are walked, so the count stays
 /// the same in both.
-fn apply_stand_ins(item: &syn::ItemFn, copy: &mut syn::ItemFn, stand_ins: &crate::lower::StandIns) {
+fn apply_stand_ins(item: &syn::ItemFn, copy: &mut syn::ItemFn, stand_ins: &crate::syntax::StandIns) {
     use std::collections::HashMap;
     use syn::visit::Visit;
     use syn::visit_mut::VisitMut;
@@ -131,7 +131,7 @@ fn apply_stand_ins(item: &syn::ItemFn, copy: &mut syn::ItemFn, stand_ins: &crate
             if let Some(t) = self.wanted.get(&(e as *const SExpr as usize)) {
                 self.found.insert(self.count, t);
             }
-            crate::deep(|| syn::visit::visit_expr(self, e));
+            crate::stack::deep(|| syn::visit::visit_expr(self, e));
         }
     }
     struct Replace<'a> {
@@ -142,7 +142,7 @@ fn apply_stand_ins(item: &syn::ItemFn, copy: &mut syn::ItemFn, stand_ins: &crate
         fn visit_expr_mut(&mut self, e: &mut SExpr) {
             self.count += 1;
             let me = self.count;
-            crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
+            crate::stack::deep(|| syn::visit_mut::visit_expr_mut(self, e));
             if let Some(t) = self.found.get(&me) {
                 if let Ok(new) = syn::parse2::<SExpr>((*t).clone()) {
                     *e = new;
@@ -166,7 +166,7 @@ fn apply_stand_ins(item: &syn::ItemFn, copy: &mut syn::ItemFn, stand_ins: &crate
 /// The rewritten copy rustc type-checks: the user's body against the
 /// signatures in `gpujit::kernel::typecheck` (`grid(2)` becomes `grid2()`),
 /// with `stand_ins` (see `lower::StandIns`) in place of what gpujit reported.
-pub fn typecheck_copy(item: &syn::ItemFn, stand_ins: &crate::lower::StandIns) -> TokenStream {
+pub fn typecheck_copy(item: &syn::ItemFn, stand_ins: &crate::syntax::StandIns) -> TokenStream {
     use syn::visit_mut::VisitMut;
     /// The names the function binds (parameters, `let`s, loop variables).
     struct Bound(std::collections::HashSet<String>);
@@ -202,7 +202,7 @@ pub fn typecheck_copy(item: &syn::ItemFn, stand_ins: &crate::lower::StandIns) ->
             if let Some(f) = crate::spelling::foreign(e, &|n| self.0.contains(n)) {
                 *e = f.stand_in;
             }
-            crate::deep(|| syn::visit_mut::visit_expr_mut(self, e));
+            crate::stack::deep(|| syn::visit_mut::visit_expr_mut(self, e));
             // A local array size or shape gpujit rejects (a variable, a
             // ragged list) is reported by gpujit alone: rustc sees a size
             // of 1 and lists padded to the first one's length.

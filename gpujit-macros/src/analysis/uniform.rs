@@ -58,7 +58,7 @@ impl<'k> Uniform<'k> {
     /// `threadIdx.x`, an immutable local bound to it, or a cast of either to
     /// an integer type that holds every `threadIdx.x` (at most 1023).
     pub fn is_thread_x(&self, e: &Expr) -> bool {
-        crate::deep(|| match &e.kind {
+        crate::stack::deep(|| match &e.kind {
             ExprKind::BuiltinAxis(Builtin::ThreadIdx, Axis::X) => true,
             ExprKind::Idx3Field(base, Axis::X) => match base.kind {
                 ExprKind::Builtin(Builtin::ThreadIdx) => true,

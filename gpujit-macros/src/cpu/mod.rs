@@ -105,7 +105,7 @@ fn callee_switch(k: &Kernel, plain: TokenStream) -> TokenStream {
     let (blk, t) = (block_ident(), thread_ident());
     let copies = param_copies(k, &[]);
     let body = Emitter::new(k).block_stmts(&k.body);
-    let statics = crate::device::callee_statics(k);
+    let statics = crate::link::callee_statics(k);
     quote! {
         static GJ_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
         if *GJ_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {

@@ -148,7 +148,7 @@ impl Emitter<'_> {
 
     /// Appends the statements that leave `e` in slot `d` of its type.
     fn linear(&self, e: &Expr, d: usize, out: &mut TokenStream, slots: &mut Vec<(Scalar, usize)>) {
-        crate::deep(|| {
+        crate::stack::deep(|| {
             if let Ty::Scalar(s) = e.ty {
                 match slots.iter_mut().find(|(t, _)| *t == s) {
                     Some((_, n)) => *n = (*n).max(d + 1),

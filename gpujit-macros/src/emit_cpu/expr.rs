@@ -54,7 +54,7 @@ impl Emitter<'_> {
     }
 
     pub fn expr(&self, e: &Expr) -> TokenStream {
-        crate::deep(|| self.expr_at(e))
+        crate::stack::deep(|| self.expr_at(e))
     }
 
     fn expr_at(&self, e: &Expr) -> TokenStream {
@@ -243,30 +243,6 @@ pub(super) fn fence(scope: FenceScope) -> TokenStream {
         FenceScope::Block => quote! { ::gpujit::__private::threadfence_block(); },
         FenceScope::Device | FenceScope::System => quote! { ::gpujit::__private::threadfence(); },
     }
-}
-
-/// Operator nesting from which an expression is emitted as flat statements:
-/// nested `(a).wrapping_add(b)` calls or parentheses make rustc's parser
-/// recurse once per level (it overflows its stack at about 2000), and a chain
-/// of `let`s nests debug-info scopes as deeply (LLVM overflows in turn).
-pub(crate) const FLAT_FROM: usize = 16;
-
-/// Whether binary operators nest `FLAT_FROM` deep in `e`, on scalars only
-/// (the flat form names each value's type). Both emitters flatten such trees.
-pub(crate) fn is_deep(e: &Expr) -> bool {
-    let mut deep = false;
-    let mut todo = vec![(e, 1)];
-    while let Some((e, d)) = todo.pop() {
-        if let ExprKind::Binary(_, a, b) = &e.kind {
-            if [e, a, b].iter().any(|x| !matches!(x.ty, Ty::Scalar(_))) {
-                return false;
-            }
-            deep |= d >= FLAT_FROM;
-            todo.push((a, d + 1));
-            todo.push((b, d + 1));
-        }
-    }
-    deep
 }
 
 fn axis_field(a: Axis) -> syn::Index {

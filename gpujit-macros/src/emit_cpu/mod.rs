@@ -19,8 +19,6 @@ mod arrays;
 mod expr;
 mod stmt;
 
-pub(crate) use expr::is_deep;
-
 /// The identifier of the per-thread context inside generated code. Its
 /// mixed-site span (`macro_rules` hygiene) keeps it apart from every user name.
 pub fn thread_ident() -> Ident {
@@ -42,9 +40,7 @@ pub fn spill_ident(l: &Local) -> Ident {
     format_ident!("gj_spill_{}", l.name, span = Span::mixed_site())
 }
 
-pub fn ident(name: &str) -> Ident {
-    Ident::new(name, Span::call_site())
-}
+pub use crate::syntax::ident;
 
 fn scalar_ty(s: Scalar) -> Ident {
     ident(s.rust_name())
@@ -360,7 +356,7 @@ impl<'a> Emitter<'a> {
     }
 
     pub fn stmt(&self, s: &Stmt) -> TokenStream {
-        crate::deep(|| self.stmt_at(s))
+        crate::stack::deep(|| self.stmt_at(s))
     }
 }
 

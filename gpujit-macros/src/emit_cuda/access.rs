@@ -84,7 +84,7 @@ impl Emitter<'_> {
 
     /// Appends the statements that leave `e` in slot `d` of its type.
     fn linear(&mut self, e: &Expr, d: usize, out: &mut String, slots: &mut Vec<(Scalar, usize)>) {
-        crate::deep(|| {
+        crate::stack::deep(|| {
             if let Some(s) = scalar_of(e.ty) {
                 if !slots.contains(&(s, d)) {
                     slots.push((s, d));

@@ -107,7 +107,7 @@ fn int_lit(v: i128, s: Option<Scalar>) -> String {
 
 impl Emitter<'_> {
     pub(super) fn expr(&mut self, e: &Expr) -> String {
-        crate::deep(|| self.expr_at(e))
+        crate::stack::deep(|| self.expr_at(e))
     }
 
     fn expr_at(&mut self, e: &Expr) -> String {
@@ -190,7 +190,7 @@ impl Emitter<'_> {
                     (UnOp::Not, _) => format!("~{v}"),
                 }
             }
-            ExprKind::Binary(..) if crate::emit_cpu::is_deep(e) => self.flat(e),
+            ExprKind::Binary(..) if is_deep(e) => self.flat(e),
             ExprKind::Binary(op, a, b) => {
                 let l = (self.expr(a), emitted_prec(a));
                 let r = (self.expr(b), emitted_prec(b));
@@ -270,7 +270,7 @@ impl Emitter<'_> {
             }
             ExprKind::Call(k, args) => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
-                format!("{}({})", crate::device::callee_name(*k), args.join(", "))
+                format!("{}({})", crate::link::callee_name(*k), args.join(", "))
             }
             // The pointer, then the extents, as a kernel receives them.
             ExprKind::ArrayArg(p) => {
@@ -282,7 +282,7 @@ impl Emitter<'_> {
             }
             ExprKind::Tuple(parts) => {
                 let parts: Vec<String> = parts.iter().map(|a| self.expr(a)).collect();
-                format!("{}{{{}}}", crate::device::own_type(), parts.join(", "))
+                format!("{}{{{}}}", crate::link::own_type(), parts.join(", "))
             }
             ExprKind::TupleField(t, i) => format!("{}.f{i}", paren(self.expr(t))),
             ExprKind::If(c, a, b) => {

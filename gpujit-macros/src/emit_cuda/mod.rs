@@ -84,7 +84,7 @@ fn kernel_text(k: &Kernel, lines: Option<SourceLines<'_>>) -> (Vec<&'static str>
 /// Whether `e` calls a numeric method (a body `const` may: Rust's integer
 /// methods are `const fn`s).
 fn calls_math(e: &Expr) -> bool {
-    crate::deep(|| match &e.kind {
+    crate::stack::deep(|| match &e.kind {
         ExprKind::Math(..) => true,
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Idx3Field(a, _) => calls_math(a),
         ExprKind::Binary(_, a, b) => calls_math(a) || calls_math(b),
@@ -127,7 +127,7 @@ pub fn emit_parts(k: &Kernel, lines: Option<SourceLines<'_>>) -> Parts {
             typed_consts,
         };
     };
-    let own = crate::device::OWN;
+    let own = crate::link::OWN;
     let mut decl = String::new();
     let ret_c = match ret {
         RetTy::Unit => "void".to_string(),
@@ -150,7 +150,7 @@ pub fn emit_parts(k: &Kernel, lines: Option<SourceLines<'_>>) -> Parts {
     let params: Vec<String> = k.params.iter().flat_map(param_decls).collect();
     let head = format!("__device__ {own}_ret {own}({})", params.join(", "));
     let _ = writeln!(decl, "{head};");
-    e.out.push_str(crate::device::CONSTS);
+    e.out.push_str(crate::link::CONSTS);
     for c in &k.body_consts {
         let value = e.expr(&c.value);
         e.line(&format!("constexpr {} {} = {};", c.ty.c_name(), c.name, value));
@@ -233,7 +233,7 @@ impl Emitter<'_> {
                 self.typed_consts.insert(c);
                 self.k.extern_consts[c].type_name.clone()
             }
-            Ty::Callee(k, which) => crate::device::callee_type(k, which),
+            Ty::Callee(k, which) => crate::link::callee_type(k, which),
             Ty::Opaque(None) | Ty::Var(_) => "auto".into(),
         }
     }
@@ -249,7 +249,7 @@ impl Emitter<'_> {
             }
             Ty::Callee(k, which) => {
                 self.helpers.insert("gj_generic");
-                Some(crate::device::callee_type(k, which))
+                Some(crate::link::callee_type(k, which))
             }
             _ => None,
         }
@@ -264,7 +264,7 @@ impl Emitter<'_> {
     }
 
     fn block_body(&mut self, b: &Block) {
-        crate::deep(|| self.block_body_at(b))
+        crate::stack::deep(|| self.block_body_at(b))
     }
 
     fn block_body_at(&mut self, b: &Block) {

@@ -10,7 +10,7 @@ use super::{decl_qualifiers, scalar_of, Emitter};
 
 impl Emitter<'_> {
     pub(super) fn stmt(&mut self, s: &Stmt) {
-        crate::deep(|| self.stmt_at(s))
+        crate::stack::deep(|| self.stmt_at(s))
     }
 
     fn stmt_at(&mut self, s: &Stmt) {

@@ -79,7 +79,7 @@ impl Lower {
     /// A compile-time constant (a shared or local array's size): literals,
     /// `const`s and arithmetic on them.
     pub(super) fn const_expr(&mut self, e: &SExpr, kind: ArrayKind) -> Result<ConstExpr, syn::Error> {
-        crate::deep(|| self.const_expr_at(e, kind))
+        crate::stack::deep(|| self.const_expr_at(e, kind))
     }
 
     fn const_expr_at(&mut self, e: &SExpr, kind: ArrayKind) -> Result<ConstExpr, syn::Error> {
@@ -203,7 +203,7 @@ impl Lower {
         // after the function (`gj_dev_f__FILTER`: no function's C name has
         // `__`), since another function may read another `FILTER`.
         let c_name = if ndim > 0 && self.ret.is_some() {
-            format!("{}__{c_name}", crate::device::OWN)
+            format!("{}__{c_name}", crate::link::OWN)
         } else {
             c_name
         };

@@ -104,14 +104,14 @@ impl Lower {
                 quote_spanned!(span=> false),
             ),
             (Ty::Scalar(t), _, _) if !matches!(found, Ty::Scalar(Scalar::Bool)) || t.is_int() => {
-                let name = crate::emit_cpu::ident(t.rust_name());
+                let name = crate::syntax::ident(t.rust_name());
                 (
                     format!("convert it: `{} as {}`", paren_if_needed(node, &shown), t.rust_name()),
                     quote_spanned!(span=> (0 as #name)),
                 )
             }
             (Ty::Scalar(t), _, _) => {
-                let name = crate::emit_cpu::ident(t.rust_name());
+                let name = crate::syntax::ident(t.rust_name());
                 (
                     format!("a `bool` converts to an integer only: `({shown}) as u32 as {}`", t.rust_name()),
                     quote_spanned!(span=> (0 as #name)),
@@ -140,7 +140,7 @@ impl Lower {
 
     /// Whether `e` starts from a name whose declaration was already reported.
     pub(super) fn is_poisoned(&self, e: &SExpr) -> bool {
-        crate::deep(|| self.is_poisoned_at(e))
+        crate::stack::deep(|| self.is_poisoned_at(e))
     }
 
     fn is_poisoned_at(&self, e: &SExpr) -> bool {

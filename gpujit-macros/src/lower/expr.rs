@@ -12,7 +12,7 @@ use crate::names;
 impl Lower {
     /// An assignable place and its type.
     pub(super) fn place(&mut self, e: &SExpr) -> (Option<Place>, Ty) {
-        crate::deep(|| self.place_at(e))
+        crate::stack::deep(|| self.place_at(e))
     }
 
     fn place_at(&mut self, e: &SExpr) -> (Option<Place>, Ty) {
@@ -52,7 +52,7 @@ impl Lower {
     }
 
     pub(super) fn expr(&mut self, e: &SExpr) -> Expr {
-        crate::deep(|| self.expr_at(e))
+        crate::stack::deep(|| self.expr_at(e))
     }
 
     fn expr_at(&mut self, e: &SExpr) -> Expr {

@@ -210,7 +210,7 @@ impl Lower {
     }
 
     fn pattern(&mut self, p: &Pat, scrut: &Expr) -> Option<Expr> {
-        crate::deep(|| self.pattern_at(p, scrut))
+        crate::stack::deep(|| self.pattern_at(p, scrut))
     }
 
     fn pattern_at(&mut self, p: &Pat, scrut: &Expr) -> Option<Expr> {

@@ -12,11 +12,12 @@ use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
-use syn::{Expr as SExpr, Type};
+use syn::Type;
 
 use crate::infer::Infer;
 use crate::model::*;
 use crate::names::{self, free_base, is_free, suffixed};
+pub(crate) use crate::syntax::{call_name, path_text, strip, StandIns};
 
 mod arrays;
 mod atomics;
@@ -83,20 +84,6 @@ struct Lower {
     self_name: String,
     /// What rustc's copy sees in place of expressions gpujit reported.
     stand_ins: StandIns,
-}
-
-/// Expressions of the user's function that rustc's type-checked copy
-/// replaces, so that a mistake gpujit reported (`x * 2` with `x: f32`) is
-/// not reported by rustc again: each by the address of its node in the
-/// `syn::ItemFn` that was lowered, with the tokens the copy gets instead (an
-/// expression of the type gpujit expected there). See `typecheck_copy`.
-#[derive(Default)]
-pub struct StandIns(pub Vec<(usize, TokenStream)>);
-
-impl StandIns {
-    pub fn push(&mut self, node: &SExpr, tokens: TokenStream) {
-        self.0.push((node as *const SExpr as usize, tokens));
-    }
 }
 
 /// Lowers a kernel function, or returns every error found; `stand_ins`
@@ -255,33 +242,6 @@ impl Lower {
         if let Err(msg) = self.infer.unify(a, b) {
             self.errors.push(err(span, msg));
         }
-    }
-}
-
-pub(crate) fn strip(mut e: &SExpr) -> &SExpr {
-    loop {
-        match e {
-            SExpr::Paren(p) => e = &p.expr,
-            SExpr::Group(g) => e = &g.expr,
-            other => return other,
-        }
-    }
-}
-
-fn path_text(p: &syn::Path) -> String {
-    p.segments
-        .iter()
-        .map(|s| names::key(&s.ident))
-        .collect::<Vec<_>>()
-        .join("::")
-}
-
-pub(crate) fn call_name(call: &syn::ExprCall) -> Option<String> {
-    match strip(&call.func) {
-        SExpr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-            Some(names::key(&p.path.segments[0].ident))
-        }
-        _ => None,
     }
 }
 

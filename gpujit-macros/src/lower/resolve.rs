@@ -18,7 +18,7 @@ pub(super) fn resolve_kernel(inf: &Infer, k: &mut Kernel) {
 }
 
 fn resolve_block(inf: &Infer, b: &mut Block) {
-    crate::deep(|| resolve_block_at(inf, b))
+    crate::stack::deep(|| resolve_block_at(inf, b))
 }
 
 fn resolve_block_at(inf: &Infer, b: &mut Block) {
@@ -78,7 +78,7 @@ fn resolve_block_at(inf: &Infer, b: &mut Block) {
 }
 
 fn resolve_expr(inf: &Infer, e: &mut Expr) {
-    crate::deep(|| resolve_expr_at(inf, e))
+    crate::stack::deep(|| resolve_expr_at(inf, e))
 }
 
 fn resolve_expr_at(inf: &Infer, e: &mut Expr) {

@@ -291,7 +291,7 @@ pub fn may_leave(s: &Stmt) -> bool {
 /// Block-uniform values are `fault_free_where(e, |u| u == Block, ..)`;
 /// values computed from the coordinates alone admit `Thread` too.
 pub fn fault_free_where(e: &Expr, leaf: &dyn Fn(Uniformity) -> bool, local: &dyn Fn(&Expr) -> bool) -> bool {
-    crate::deep(|| {
+    crate::stack::deep(|| {
         let p = expr_props(e);
         if p.may_fault || p.effects || p.reads_memory || p.sync != SyncScope::None {
             return false;
@@ -312,6 +312,30 @@ pub fn fault_free_where(e: &Expr, leaf: &dyn Fn(Uniformity) -> bool, local: &dyn
             }
         }
     })
+}
+
+/// Operator nesting from which an expression is emitted as flat statements:
+/// nested `(a).wrapping_add(b)` calls or parentheses make rustc's parser
+/// recurse once per level (it overflows its stack at about 2000), and a chain
+/// of `let`s nests debug-info scopes as deeply (LLVM overflows in turn).
+pub const FLAT_FROM: usize = 16;
+
+/// Whether binary operators nest `FLAT_FROM` deep in `e`, on scalars only
+/// (the flat form names each value's type). Both emitters flatten such trees.
+pub fn is_deep(e: &Expr) -> bool {
+    let mut deep = false;
+    let mut todo = vec![(e, 1)];
+    while let Some((e, d)) = todo.pop() {
+        if let ExprKind::Binary(_, a, b) = &e.kind {
+            if [e, a, b].iter().any(|x| !matches!(x.ty, Ty::Scalar(_))) {
+                return false;
+            }
+            deep |= d >= FLAT_FROM;
+            todo.push((a, d + 1));
+            todo.push((b, d + 1));
+        }
+    }
+    deep
 }
 
 #[cfg(test)]

@@ -106,7 +106,7 @@ pub fn each_stmt_in_block<'a>(b: &'a Block, f: &mut dyn FnMut(&'a Stmt)) {
 
 /// `s` and every statement inside it, as [`each_stmt_in_block`].
 pub fn each_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Stmt)) {
-    crate::deep(|| {
+    crate::stack::deep(|| {
         f(s);
         stmt_children(s, &mut |c| match c {
             Child::Expr(e) => each_stmt_in_expr(e, f),
@@ -116,7 +116,7 @@ pub fn each_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Stmt)) {
 }
 
 fn each_stmt_in_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Stmt)) {
-    crate::deep(|| {
+    crate::stack::deep(|| {
         expr_children(e, &mut |c| match c {
             Child::Expr(e) => each_stmt_in_expr(e, f),
             Child::Block(b) => each_stmt_in_block(b, f),
@@ -126,7 +126,7 @@ fn each_stmt_in_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Stmt)) {
 
 /// Calls `f` on every expression inside `s`, however deep.
 pub fn each_expr<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Expr)) {
-    crate::deep(|| {
+    crate::stack::deep(|| {
         stmt_children(s, &mut |c| match c {
             Child::Expr(e) => each_expr_in_expr(e, f),
             Child::Block(b) => each_expr_in_block(b, f),
@@ -143,7 +143,7 @@ fn each_expr_in_block<'a>(b: &'a Block, f: &mut dyn FnMut(&'a Expr)) {
 
 /// `e` and every expression inside it.
 pub fn each_expr_in_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
-    crate::deep(|| {
+    crate::stack::deep(|| {
         f(e);
         expr_children(e, &mut |c| match c {
             Child::Expr(x) => each_expr_in_expr(x, f),

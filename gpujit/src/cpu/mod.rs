@@ -67,7 +67,7 @@ pub use exec::{with_cpu_time_limit, with_forced_coroutines};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::{IntEuclid, IntRoot, IntRound};
-pub use ops::{Faults, IntDiv, KernelArith, KernelShift};
+pub use ops::{IntDiv, KernelArith, KernelShift};
 pub use owned::{OwnedArg, OwnedView};
 pub use paths::{
     last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,

@@ -13,7 +13,6 @@ pub trait Faults {
     fn fault(&self, message: &'static str);
 }
 
-
 /// Rust's kernel semantics for one scalar type: integers wrap and divide with
 /// [`IntDiv`] (÷0 is a fault that yields 0); floats use IEEE arithmetic.
 pub trait KernelArith: Copy {

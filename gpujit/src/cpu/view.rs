@@ -579,4 +579,3 @@ impl fmt::Display for OutOfBounds<'_> {
         )
     }
 }
-

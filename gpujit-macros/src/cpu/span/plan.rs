@@ -125,7 +125,6 @@ pub fn uni_ident(id: LocalId) -> Ident {
 
 /// `SpanAxis` of `threadIdx.x` (then y, z).
 pub(super) const TID: u8 = 4;
-pub(super) use super::tid::TidLet;
 /// `SpanAxis` of `threadIdx.x` plus the span's block-uniform value (then y,
 /// z; the runtime's `TID_UNI_X`): accesses pass offset 0.
 pub(super) const TID_UNI: u8 = 8;
@@ -508,4 +507,19 @@ pub(super) fn isize_tokens(v: i128) -> TokenStream {
     } else {
         quote! { #abs }
     }
+}
+
+/// A `threadIdx`-plus-uniform index of a split part (a tile load, see
+/// `tid`): a `let` of a local (`local`), or every
+/// occurrence of one sum inline (`local` `None`); `key` names the value's
+/// binding (`uni_ident(key)`: the local's id, or a number past the kernel's
+/// locals).
+#[derive(Debug, Clone)]
+pub struct TidLet {
+    pub(super) key: LocalId,
+    pub(super) local: Option<LocalId>,
+    /// `TID_UNI` plus the axis code.
+    pub(super) axis: u8,
+    /// The uniform addend.
+    pub(super) value: Expr,
 }

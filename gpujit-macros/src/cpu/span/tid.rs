@@ -8,21 +8,7 @@
 use crate::model::visit::{each_expr, each_stmt_in_block};
 use crate::model::*;
 
-use super::plan::{axis_code, thread_axis, tid_locals, Off, SpanPlan, TID_UNI};
-
-/// One such index of a split part: a `let` of a local (`local`), or every
-/// occurrence of one sum inline (`local` `None`); `key` names the value's
-/// binding (`uni_ident(key)`: the local's id, or a number past the kernel's
-/// locals).
-#[derive(Debug, Clone)]
-pub struct TidLet {
-    pub(super) key: LocalId,
-    pub(super) local: Option<LocalId>,
-    /// `TID_UNI` plus the axis code.
-    pub(super) axis: u8,
-    /// The uniform addend.
-    pub(super) value: Expr,
-}
+use super::plan::{axis_code, thread_axis, tid_locals, Off, SpanPlan, TidLet, TID_UNI};
 
 /// The `TidLet`s of part `stmts`, and the part's block-uniform `let`s they
 /// may use (`let base = t * TILE;`), in order. A local counts only when it
@@ -113,7 +99,7 @@ fn tid_axis(tid: &[Option<Axis>], x: &Expr) -> Option<u8> {
 fn same(a: &Expr, b: &Expr) -> bool {
     use ExprKind as K;
     a.ty == b.ty
-        && crate::deep(|| match (&a.kind, &b.kind) {
+        && crate::stack::deep(|| match (&a.kind, &b.kind) {
             (K::Lit(Lit::Int(x)), K::Lit(Lit::Int(y))) => x == y,
             (K::Local(x), K::Local(y)) | (K::ExternConst(x), K::ExternConst(y)) => x == y,
             (K::BodyConst(x), K::BodyConst(y)) | (K::Len(x), K::Len(y)) => x == y,

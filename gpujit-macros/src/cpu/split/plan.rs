@@ -61,7 +61,7 @@ fn expr_has_barrier(e: &Expr) -> bool {
 /// a loop around `s`).
 fn breaks_out(s: &Stmt) -> bool {
     fn stmt(s: &Stmt, in_loop: bool) -> bool {
-        crate::deep(|| match s {
+        crate::stack::deep(|| match s {
             Stmt::Break | Stmt::Continue => !in_loop,
             Stmt::For { .. } | Stmt::While { .. } | Stmt::Loop { .. } => children(s, true),
             _ => children(s, in_loop),
@@ -81,7 +81,7 @@ fn breaks_out(s: &Stmt) -> bool {
         }
     }
     fn expr(e: &Expr, in_loop: bool) -> bool {
-        crate::deep(|| {
+        crate::stack::deep(|| {
             let mut out = false;
             expr_children(e, &mut |c| out |= child(c, in_loop));
             out

@@ -273,7 +273,7 @@ impl Lower {
 
 /// The names a `let` pattern binds.
 fn pattern_names(p: &Pat, out: &mut Vec<String>) {
-    crate::deep(|| pattern_names_at(p, out))
+    crate::stack::deep(|| pattern_names_at(p, out))
 }
 
 fn pattern_names_at(p: &Pat, out: &mut Vec<String>) {

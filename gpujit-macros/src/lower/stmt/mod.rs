@@ -17,7 +17,7 @@ mod loops;
 
 impl Lower {
     pub(super) fn block(&mut self, block: &syn::Block, value: bool) -> Block {
-        crate::deep(|| self.block_at(block, value))
+        crate::stack::deep(|| self.block_at(block, value))
     }
 
     fn block_at(&mut self, block: &syn::Block, value: bool) -> Block {
@@ -49,7 +49,7 @@ impl Lower {
     }
 
     fn stmt(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
-        crate::deep(|| self.hoisting(out, |lw, out| lw.stmt_at(stmt, out)))
+        crate::stack::deep(|| self.hoisting(out, |lw, out| lw.stmt_at(stmt, out)))
     }
 
     fn stmt_at(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
@@ -76,7 +76,7 @@ impl Lower {
     }
 
     pub(super) fn expr_stmt(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {
-        crate::deep(|| self.hoisting(out, |lw, out| lw.expr_stmt_at(e, out)))
+        crate::stack::deep(|| self.hoisting(out, |lw, out| lw.expr_stmt_at(e, out)))
     }
 
     fn expr_stmt_at(&mut self, e: &SExpr, out: &mut Vec<Stmt>) {

@@ -47,114 +47,11 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::{const_array_decls, elem_typedef};
 use crate::emit_cpu::{ident, param_copies, thread_ident, Emitter};
 use crate::emit_cuda;
+use crate::link::{callee_statics, pieces, OWN};
 use crate::model::*;
-
-/// The hole for the function's own C name in its text.
-pub const OWN: &str = "\u{0}s\u{0}";
-/// The hole for the declarations of the outside constants it reads.
-pub const CONSTS: &str = "\u{0}c\u{0}";
-
-/// The hole for the C name of callee `k`.
-pub fn callee_name(k: usize) -> String {
-    format!("\u{0}{k}\u{0}")
-}
-
-/// The C type of a callee's signature (a `typedef` the callee declares).
-pub fn callee_type(k: usize, which: CalleeTy) -> String {
-    let name = callee_name(k);
-    match which {
-        CalleeTy::Ret => format!("{name}_ret"),
-        CalleeTy::RetField(i) => format!("{name}_ret{i}"),
-        CalleeTy::Arg(i) => format!("{name}_arg{i}"),
-    }
-}
-
-/// The type a device function returns, in its own text.
-pub fn own_type() -> String {
-    format!("{OWN}_ret")
-}
-
-/// `text` as a `&[gpujit::__private::Piece]` expression.
-pub fn pieces(text: &str) -> TokenStream {
-    let mut out = Vec::new();
-    for (i, part) in text.split('\u{0}').enumerate() {
-        if i % 2 == 0 {
-            if !part.is_empty() {
-                out.push(quote! { ::gpujit::__private::Piece::Text(#part) });
-            }
-            continue;
-        }
-        out.push(match part {
-            "s" => quote! { ::gpujit::__private::Piece::Own },
-            "c" => quote! { ::gpujit::__private::Piece::Consts },
-            k => {
-                let k: usize = k.parse().unwrap_or(usize::MAX);
-                quote! { ::gpujit::__private::Piece::Callee(#k) }
-            }
-        });
-    }
-    quote! { &[#(#out),*] }
-}
-
-/// Statements appending to `gj_src` the CUDA C of module `const` array `c`:
-/// its element typedef (if `typed`), then its `__constant__` declaration
-/// under the C name `c_name` (a `&str` expression).
-pub fn const_array_decls(c: &ExternConst, typed: bool, c_name: TokenStream) -> TokenStream {
-    let path = &c.rust_path;
-    let ndim = c.ndim;
-    let typedef = typed.then(|| elem_typedef(c));
-    quote! {
-        #typedef
-        gj_src.push_str(&::gpujit::__private::CudaConstArray::<#ndim>::cuda_array_decl(&#path, #c_name));
-    }
-}
-
-/// The statement appending the typedef of `const` array `c`'s element type.
-fn elem_typedef(c: &ExternConst) -> TokenStream {
-    let path = &c.rust_path;
-    let ndim = c.ndim;
-    let type_name = &c.type_name;
-    quote! { gj_src.push_str(&::gpujit::__private::CudaConstArray::<#ndim>::cuda_elem_typedef(&#path, #type_name)); }
-}
-
-/// The statics of `k`'s callees: `&[&path::GJ_DEVICE, ...]`.
-pub fn callee_statics(k: &Kernel) -> TokenStream {
-    let paths = k.callees.iter().map(|c| &c.path);
-    quote! { &[#(&#paths::GJ_DEVICE),*] }
-}
-
-/// The kernel's `recursive` entry: whether a device function it reaches is
-/// recursive, decided at run time (the callees may live in other crates).
-pub fn kernel_recursion(k: &Kernel) -> TokenStream {
-    if k.callees.is_empty() {
-        return quote! { || false };
-    }
-    let statics = callee_statics(k);
-    quote! { || ::gpujit::__private::reaches_recursion(#statics) }
-}
-
-/// For a kernel that calls device functions: the statements that append
-/// the helpers, the device functions and the kernel to `gj_src` (a
-/// `String`); `None` for a kernel without calls (its text is fixed).
-pub fn kernel_source(k: &Kernel, lines: Option<emit_cuda::SourceLines<'_>>) -> Option<TokenStream> {
-    if k.callees.is_empty() {
-        return None;
-    }
-    let parts = emit_cuda::emit_parts(k, lines);
-    let helpers = &parts.helpers;
-    let kernel = pieces(&parts.def);
-    let statics = callee_statics(k);
-    let mut taken: Vec<&str> = vec![&k.entry];
-    for c in &k.extern_consts {
-        taken.push(&c.c_name);
-        taken.push(&c.type_name);
-    }
-    Some(quote! {
-        gj_src.push_str(&::gpujit::__private::link(#statics, &[#(#helpers),*], #kernel, &[#(#taken),*]));
-    })
-}
 
 /// Everything `#[gpu_device]` generates next to the user's function.
 pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
@@ -331,7 +228,7 @@ pub fn gpu_device_impl(attr: proc_macro::TokenStream, item: proc_macro::TokenStr
 /// rewritten as the kernel's type-checked copy is (`grid(2)` → `grid2()`),
 /// with the intrinsic stubs in scope.
 fn host_fn(func: &syn::ItemFn) -> TokenStream {
-    let copy = crate::typecheck::typecheck_copy(func, &crate::lower::StandIns::default());
+    let copy = crate::typecheck::typecheck_copy(func, &crate::syntax::StandIns::default());
     // The copy is `const _: () = { use ...; fn f .. };`: take its `fn`.
     let rewritten = syn::parse2::<syn::ItemConst>(copy).ok().and_then(|c| match *c.expr {
         syn::Expr::Block(b) => b.block.stmts.into_iter().find_map(|s| match s {
