@@ -191,14 +191,13 @@ const NEVER_FUSED: &str =
 pub static NAMES: &[Name] = &[
     // Warp intrinsics (issue #21).
     Name {
-        name: "lane_id", numba: &["laneid"], bare: &["lane_id"], value: true, what: "the thread's lane in its warp",
-        status: Status::Planned { plan: &WARP, instead: Some("`thread_idx().x % 32` in a 1-D block"), stand_in: "0usize" },
+        name: "lane_id", numba: &["laneid"], value: true, what: "the thread's lane in its warp",
+        status: Status::Has("lane_id()"),
         ..BASE
     },
     Name {
-        name: "warp_size", cuda: &["warpSize"], numba: &["warpsize"], bare: &["warp_size"], value: true,
-        what: "the warp size",
-        status: Status::Planned { plan: &WARP, instead: Some("32, every NVIDIA GPU's warp size so far: `const WARP: usize = 32;`"), stand_in: "32usize" },
+        name: "warp_size", cuda: &["warpSize"], numba: &["warpsize"], value: true, what: "the warp size",
+        status: Status::Has("warp_size()"),
         ..BASE
     },
     warp("shfl_sync", &["__shfl_sync", "__shfl"], &["shfl_sync"], "a warp shuffle", "mask, value, src_lane", "$1"),

@@ -12,6 +12,7 @@ use syn::spanned::Spanned;
 use syn::Expr as SExpr;
 
 use crate::foreign_names::{self as table, Status};
+use crate::model::Builtin;
 use crate::syntax::strip;
 
 /// A foreign spelling found in an expression.
@@ -30,13 +31,10 @@ pub struct Foreign {
 
 /// CUDA's built-in index variables and gpujit's functions for them.
 fn builtin(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "threadIdx" => "thread_idx",
-        "blockIdx" => "block_idx",
-        "blockDim" => "block_dim",
-        "gridDim" => "grid_dim",
-        _ => return None,
-    })
+    Builtin::ALL
+        .into_iter()
+        .find(|b| b.c_name() == name)
+        .map(Builtin::rust_method)
 }
 
 /// CUDA C atomics (`atomicAdd`) and Numba's (`cuda.atomic.add`): gpujit's

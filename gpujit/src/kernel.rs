@@ -216,8 +216,8 @@ pub use typecheck::{
     atomic_sub, atomic_xor, threadfence, threadfence_block, threadfence_system,
 };
 pub use typecheck::{
-    block_dim, block_idx, grid, grid_dim, gridsize, shared_array, syncthreads, syncthreads_and, syncthreads_count,
-    syncthreads_or, thread_idx,
+    block_dim, block_idx, grid, grid_dim, gridsize, lane_id, shared_array, syncthreads, syncthreads_and,
+    syncthreads_count, syncthreads_or, thread_idx, warp_size,
 };
 
 /// Signatures rustc checks the kernel body against (the macro emits a copy of
@@ -500,6 +500,59 @@ pub mod typecheck {
     /// # }
     /// ```
     pub fn grid_dim() -> Idx3 {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The thread's lane in its warp, 0 to 31 (Numba's `cuda.laneid`, PTX's
+    /// `%laneid`): the thread's linear index in its block (`x` fastest, then
+    /// `y`, then `z`) modulo [`warp_size`], as CUDA forms warps. A block whose
+    /// size is not a multiple of 32 ends in a partial warp.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn lanes(out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     if i < out.len() {
+    ///         out[i] = lane_id() as u32;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(80)?;
+    /// lanes![2, 40](&mut out)?; // warps of 32 and 8 threads in each block
+    /// let lanes = out.copy_to_host()?;
+    /// assert_eq!(lanes[31..34], [31, 0, 1]);
+    /// assert_eq!(lanes[40..42], [0, 1]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn lane_id() -> usize {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The number of threads in a warp: 32 on every NVIDIA GPU so far
+    /// (Numba's `cuda.warpsize`, CUDA C's `warpSize`).
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn warps(out: &mut [u32]) {
+    ///     if grid(1) == 0 {
+    ///         out[0] = (block_dim().x.div_ceil(warp_size())) as u32;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(1)?;
+    /// warps![1, 100](&mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [4]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn warp_size() -> usize {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
     /// A `__shared__` array of type `A` (`[T; N]`, `[[T; N]; M]` or

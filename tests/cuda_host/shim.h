@@ -34,6 +34,8 @@ inline thread_local uint3 blockIdx;
 inline std::mutex gj_launch_mutex;
 inline dim3 blockDim;
 inline dim3 gridDim;
+// CUDA's built-in `warpSize` (`warp_size()`, `lane_id()`).
+constexpr int warpSize = 32;
 // A block's barrier, and three rotating slots for the votes of
 // `__syncthreads_count/and/or` (see `gj_vote`).
 struct gj_block_sync {

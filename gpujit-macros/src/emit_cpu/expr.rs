@@ -151,6 +151,10 @@ impl Emitter<'_> {
                 let m = ident(b.rust_method());
                 quote! { #t.#m() }
             }
+            ExprKind::Intrinsic(v) => {
+                let m = ident(v.spec().cpu_method);
+                quote! { #t.#m() }
+            }
             ExprKind::BuiltinAxis(b, a) => {
                 let m = ident(b.rust_method());
                 let f = ident(a.name());

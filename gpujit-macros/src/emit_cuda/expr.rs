@@ -237,6 +237,7 @@ impl Emitter<'_> {
                 format!("((unsigned long long)gridDim.{x} * blockDim.{x})")
             }
             ExprKind::Builtin(b) => b.c_name().to_string(),
+            ExprKind::Intrinsic(v) => v.spec().cuda.to_string(),
             ExprKind::BuiltinAxis(b, a) => format!("((unsigned long long){}.{})", b.c_name(), a.name()),
             ExprKind::Idx3Field(base, a) => {
                 let v = self.expr(base);

@@ -11,9 +11,6 @@ use super::{call_name, err, strip, with_help, Binding, Lower};
 use crate::infer::VarKind;
 use crate::model::*;
 
-/// The intrinsics a kernel may call, for error messages.
-const INTRINSICS: &str = "grid(n), gridsize(n), thread_idx(), block_idx(), block_dim(), grid_dim(), shared_array::<[T; N]>(), syncthreads(), syncthreads_count/and/or(p), atomic_add(&mut a[i], v) and the other atomics, threadfence()";
-
 fn unknown_fn(span: Span, name: &str) -> syn::Error {
     let heap = ["Vec", "String", "Box"].iter().find(|h| name.starts_with(*h));
     match heap {
@@ -25,7 +22,10 @@ fn unknown_fn(span: Span, name: &str) -> syn::Error {
         None => with_help(
             span,
             &format!("unknown function `{name}` in a kernel"),
-            &format!("kernels can call the intrinsics {INTRINSICS}, and functions marked `#[gpu_device]`"),
+            &format!(
+                "kernels can call the intrinsics {}, and functions marked `#[gpu_device]`",
+                intrinsics_list()
+            ),
         ),
     }
 }
@@ -87,6 +87,16 @@ impl Lower {
             "grid_dim" => Some(Builtin::GridDim),
             _ => None,
         };
+        if let Some(v) = ValueIntrinsic::from_name(&name) {
+            if !call.args.is_empty() {
+                return self.error_expr(err(call.args.span(), format!("`{name}()` takes no arguments")));
+            }
+            return Expr {
+                kind: ExprKind::Intrinsic(v),
+                ty: Ty::Scalar(v.spec().ty),
+                span,
+            };
+        }
         if let Some(b) = builtin {
             if !call.args.is_empty() {
                 return self.error_expr(err(call.args.span(), format!("`{name}()` takes no arguments")));

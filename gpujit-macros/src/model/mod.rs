@@ -2,6 +2,7 @@
 //! (CUDA C and CPU Rust) read. Built by `lower`, never by the emitters.
 
 mod decls;
+mod intrinsics;
 mod ops;
 mod props;
 mod tree;
@@ -9,6 +10,7 @@ mod types;
 pub mod visit;
 
 pub use decls::*;
+pub use intrinsics::*;
 pub use ops::*;
 pub use props::*;
 pub use tree::*;

@@ -33,6 +33,13 @@ pub enum Builtin {
 }
 
 impl Builtin {
+    pub const ALL: [Builtin; 4] = [
+        Builtin::ThreadIdx,
+        Builtin::BlockIdx,
+        Builtin::BlockDim,
+        Builtin::GridDim,
+    ];
+
     pub fn c_name(self) -> &'static str {
         match self {
             Builtin::ThreadIdx => "threadIdx",

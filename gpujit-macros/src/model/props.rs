@@ -144,6 +144,13 @@ pub fn expr_props(e: &Expr) -> ExprProps {
             sees_block: true,
             ..plain(Uniformity::Operands)
         },
+        ExprKind::Intrinsic(v) => {
+            let spec = v.spec();
+            ExprProps {
+                sees_block: spec.sees_block,
+                ..plain(spec.uniformity)
+            }
+        }
         ExprKind::Unary(..) | ExprKind::Cast(..) => plain(Uniformity::Operands),
         ExprKind::Binary(op, a, _) => ExprProps {
             may_fault: int_division(*op, &a.ty),

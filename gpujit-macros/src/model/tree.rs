@@ -42,6 +42,9 @@ pub enum ExprKind {
     BuiltinAxis(Builtin, Axis),
     /// `.x` of a local holding an `Idx3`.
     Idx3Field(Box<Expr>, Axis),
+    /// `lane_id()`, `warp_size()`: a value each thread reads (see
+    /// `ValueIntrinsic::spec`).
+    Intrinsic(ValueIntrinsic),
     Math(MathFn, Vec<Expr>),
     /// `if c { a } else { b }` as a value.
     If(Box<Expr>, Box<Block>, Box<Block>),

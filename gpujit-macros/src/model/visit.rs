@@ -89,7 +89,8 @@ pub fn expr_children<'a>(e: &'a Expr, f: &mut dyn FnMut(Child<'a>)) {
         | ExprKind::Grid(_)
         | ExprKind::GridSize(_)
         | ExprKind::Builtin(_)
-        | ExprKind::BuiltinAxis(..) => {}
+        | ExprKind::BuiltinAxis(..)
+        | ExprKind::Intrinsic(_) => {}
     }
 }
 

@@ -36,6 +36,9 @@ impl fmt::Debug for Thread<'_> {
     }
 }
 
+/// The threads of a warp, on every NVIDIA GPU so far (CUDA's `warpSize`).
+pub const WARP_SIZE: usize = 32;
+
 impl<'a> Thread<'a> {
     /// The global index on axis `a` (0-2): `blockIdx * blockDim + threadIdx`.
     ///
@@ -105,6 +108,19 @@ impl<'a> Thread<'a> {
     pub fn gridsize3(&self) -> (usize, usize, usize) {
         let g = &self.block.launch.gridsize;
         (g[0], g[1], g[2])
+    }
+
+    /// `lane_id()`: the linear index in the block modulo the warp size, as
+    /// CUDA forms warps.
+    #[inline(always)]
+    pub fn lane_id(&self) -> usize {
+        self.lin % WARP_SIZE
+    }
+
+    /// `warp_size()`: 32.
+    #[inline(always)]
+    pub fn warp_size(&self) -> usize {
+        WARP_SIZE
     }
 
     /// `threadIdx`.
