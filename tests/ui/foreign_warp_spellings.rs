@@ -1,5 +1,5 @@
-// Warp intrinsics in CUDA C's and Numba's spelling: each one error at its
-// span, saying that gpujit plans it (issue #21) and what to write meanwhile.
+// Warp intrinsics in CUDA C's and Numba's spelling, one error each at its span:
+// gpujit's spelling (`lane_id()`, `warp_size()`), or its plan (issue #21).
 use gpujit::prelude::*;
 
 #[gpu_kernel]
