@@ -27,7 +27,7 @@ VALUE_ARMS = 1500
 BLOCK_DEPTH = 300
 
 out = [
-    "//! Kernels that nest as deeply as rustc itself accepts (see `tests/deep.rs`; not\n//! in `kernels/mod.rs`, so that only the tests that need them compile them),",
+    "//! Kernels that nest as deeply as rustc itself accepts (see `tests/language/deep.rs`; not\n//! in `kernels/mod.rs`, so that only the tests that need them compile them),",
     "//! written by `scripts/gen_deep_kernels.py`: the generated Rust and CUDA C must",
     "//! not be much deeper than the kernel, and the macro must not overflow its stack.",
     "//! The term counts are in [`SUM_TERMS`] and its siblings.",

@@ -42,8 +42,8 @@ with open(os.path.join(bundle, "build.json")) as f, open(os.path.join(bundle, "t
         pkg_dir = os.path.relpath(os.path.dirname(msg["manifest_path"]), root)
         # The driver double's own tests and the macro's unit tests (linked to
         # the toolchain's libstd.so) do not run on a GPU machine; trybuild
-        # needs cargo.
-        if pkg_dir in ("driver-double", "gpujit-macros") or msg["target"]["name"] == "compile_fail":
+        # needs cargo (the `diagnostics` binary).
+        if pkg_dir in ("driver-double", "gpujit-macros") or msg["target"]["name"] == "diagnostics":
             continue
         kind = msg["target"]["kind"][0]
         name = msg["target"]["name"] + ("-lib" if kind == "lib" else "")

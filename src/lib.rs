@@ -70,7 +70,7 @@ pub fn verdict(ok: bool) -> &'static str {
     }
 }
 
-/// Kernels exported for other crates (see `tests/cross_crate.rs`).
+/// Kernels exported for other crates (see `tests/toolchain/cross_crate.rs`).
 pub mod kernels {
     use gpujit::prelude::*;
 
@@ -84,7 +84,7 @@ pub mod kernels {
     }
 }
 
-/// Device functions for the cross-crate tests (`tests/device_fns.rs`):
+/// Device functions for the cross-crate tests (`tests/language/device_fns.rs`):
 /// kernels in other crates call them after `use gpujit_examples::device_fns::...`.
 pub mod device_fns {
     use gpujit::prelude::*;

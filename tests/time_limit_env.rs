@@ -12,7 +12,7 @@ mod common;
 
 fn main() -> std::process::ExitCode {
     common::run_tests(
-        include_str!("time_limit_env.rs"),
+        &[include_str!("time_limit_env.rs")],
         cases![Some(common::Tool::CpuBackend) => the_environment_sets_a_limit_that_a_scoped_one_overrides],
     )
 }

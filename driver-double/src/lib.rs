@@ -18,7 +18,7 @@
 //!   with `GPUJIT_DOUBLE_DEFER=1` only when something synchronizes.
 //! * **Modules** (`module`) carry their CUDA C source (the forwarding NVRTC
 //!   (`nvrtc`) appends it to the PTX and wraps it into the CUBIN); loading
-//!   compiles it with `g++` against `tests/cuda_host/shim.h`.
+//!   compiles it with `g++` against `driver-double/shim.h`.
 //! * **Launches** (`launch`) check CUDA's limits and every array argument
 //!   against its extents and run the kernel on the host: blocks in parallel
 //!   unless the kernel has `__shared__` arrays, a block's threads as OS

@@ -5,7 +5,7 @@
 //! `GJDOUBLE` + source + real CUBIN, or PTX text followed by the source as
 //! `//|` comment lines. The CUDA C source is taken out, every
 //! `extern "C" __global__ void` in it is parsed, a launcher is generated for
-//! each, and the lot is compiled by `g++` against `tests/cuda_host/shim.h`
+//! each, and the lot is compiled by `g++` against `driver-double/shim.h`
 //! into a shared library (cached by a hash of its text, see [`build`]) and
 //! loaded. An image without source (a real CUBIN, a fatbin, plain PTX) is
 //! `CUDA_ERROR_INVALID_IMAGE`.
@@ -24,8 +24,9 @@ pub const PTX_MARKER: &str = "// gpujit-driver-double: CUDA C source follows";
 /// The prefix of each source line in PTX.
 pub const PTX_LINE: &str = "//|";
 
-/// The shim the kernels are compiled against (this repository's test shim).
-const SHIM: &str = include_str!("../../tests/cuda_host/shim.h");
+/// The shim the kernels are compiled against (`driver-double/shim.h`, which
+/// `tests/agree/` compiles the emitted C against too).
+const SHIM: &str = include_str!("../shim.h");
 /// Runs one launch: the blocks (in parallel when the kernel has no
 /// `__shared__` arrays, which the shim keeps in statics), and in each block the
 /// threads, as OS threads meeting at a barrier when the kernel calls

@@ -1,6 +1,9 @@
-//! Shared by the integration tests: compiling kernels' CUDA C with NVRTC, and
-//! the harness of the binaries whose tests need a tool (NVRTC, g++).
-//! (Each test binary uses part of it.)
+//! Shared by the integration tests (each folder of `tests/` is one test
+//! binary, and `bench/tests/cpu_bench.rs` one more): compiling kernels' CUDA C
+//! with NVRTC, the harness every binary runs under (a test that needs a tool,
+//! NVRTC, g++, objdump or the driver double, shows as ignored with one line
+//! saying what to run where the tool is missing), and the helpers several
+//! binaries use. (Each test binary uses part of it.)
 #![allow(dead_code)]
 
 use gpujit::__private::KernelDef;
@@ -12,30 +15,55 @@ use gpujit::nvrtc::{self, OLDEST_ARCH, TARGET_ARCH};
 /// architecture and panics on any error or warning. (Run it in a [`Case`]
 /// that needs [`Tool::Nvrtc`].)
 pub fn assert_compiles_with_nvrtc(test: &str, kernels: &[&KernelDef]) {
+    if let Err(e) = nvrtc::load() {
+        // One line, not one failure per kernel (the harness normally reports
+        // this case as ignored before it runs).
+        panic!("{test}: NVRTC is not available ({e}): run `bash scripts/install-nvrtc.sh`");
+    }
+    let mut failed = Vec::new();
     let mut failures = Vec::new();
     for k in kernels {
         for arch in [TARGET_ARCH, OLDEST_ARCH] {
-            match nvrtc::compile_ptx((k.nvrtc_source)(), k.entry, arch) {
-                Ok(ptx) if ptx.has_warnings() => failures.push(format!("{} ({arch}): warnings:\n{}", k.name, ptx.log)),
+            let problem = match nvrtc::compile_ptx((k.nvrtc_source)(), k.entry, arch) {
+                Ok(ptx) if ptx.has_warnings() => Some(format!("warnings:\n{}", ptx.log)),
                 Ok(ptx) if !ptx.text.contains(&format!(".entry {}", k.entry)) => {
-                    failures.push(format!("{} ({arch}): no `.entry {}` in the PTX", k.name, k.entry))
+                    Some(format!("no `.entry {}` in the PTX", k.entry))
                 }
-                Ok(_) => {}
-                Err(e) => failures.push(format!("{} ({arch}): {e}\n--- source\n{}", k.name, (k.nvrtc_source)())),
+                Ok(_) => None,
+                Err(e) => Some(e.to_string()),
+            };
+            if let Some(p) = problem {
+                if !failed.contains(&k.name) {
+                    failed.push(k.name);
+                }
+                failures.push(format!("{} ({arch}): {}", k.name, clip(&p, 40)));
             }
         }
     }
     assert!(
         failures.is_empty(),
-        "{test}: {} of {} kernels failed:\n{}",
-        failures.len(),
+        "{test}: {} of {} kernels failed to compile ({} of {} compiles; the source of one: \
+         `<kernel>::nvrtc_source()`):\n{}",
+        failed.len(),
         kernels.len(),
+        failures.len(),
+        2 * kernels.len(),
         failures.join("\n\n")
     );
     eprintln!(
         "{test}: {} kernels compiled for {TARGET_ARCH} and {OLDEST_ARCH}",
         kernels.len()
     );
+}
+
+/// The first `lines` lines of `text`, and how many more there were.
+fn clip(text: &str, lines: usize) -> String {
+    let total = text.lines().count();
+    if total <= lines {
+        return text.to_string();
+    }
+    let head: Vec<&str> = text.lines().take(lines).collect();
+    format!("{}\n... ({} more lines)", head.join("\n"), total - lines)
 }
 
 /// A tool some tests need and CI installs.
@@ -136,10 +164,14 @@ pub struct Case {
 /// with one line saying what to install. With `GPUJIT_REQUIRE_NVRTC=1` or
 /// `GPUJIT_REQUIRE_CXX=1` (as `.ci/run` sets) such a case fails instead.
 ///
-/// `source` is the binary's own text (`include_str!` of its file): a
-/// `#[test]` left in it would silently never run, so it is refused.
-pub fn run_tests(source: &str, cases: Vec<Case>) -> std::process::ExitCode {
-    let stray: Vec<&str> = source.lines().filter(|l| l.trim() == "#[test]").collect();
+/// `sources` are the binary's own files (`include_str!` of each): a
+/// `#[test]` left in one would silently never run, so it is refused.
+pub fn run_tests(sources: &[&str], cases: Vec<Case>) -> std::process::ExitCode {
+    let stray: Vec<&str> = sources
+        .iter()
+        .flat_map(|s| s.lines())
+        .filter(|l| l.trim() == "#[test]")
+        .collect();
     assert!(
         stray.is_empty(),
         "this test binary has `harness = false`: list its tests in `main` as `Case`s instead of `#[test]` ({} found)",
@@ -182,6 +214,19 @@ pub fn run_tests(source: &str, cases: Vec<Case>) -> std::process::ExitCode {
     libtest_mimic::run(&args, trials).exit_code()
 }
 
+/// `cases` with their names prefixed by `module::`, as the test binaries that
+/// fold several files into one name them (`cargo test barriers::` runs one
+/// file's tests).
+pub fn group(module: &str, cases: Vec<Case>) -> Vec<Case> {
+    cases
+        .into_iter()
+        .map(|c| Case {
+            name: Box::leak(format!("{module}::{}", c.name).into_boxed_str()),
+            ..c
+        })
+        .collect()
+}
+
 /// What a test function returns: `()` or a `Result` whose `Err` fails it.
 pub trait Outcome {
     /// Panics (fails the test) on an error.
@@ -205,10 +250,10 @@ impl<E: std::fmt::Debug> Outcome for Result<(), E> {
 #[allow(unused_macros)]
 macro_rules! cases {
     ($($needs:expr => $test:ident),* $(,)?) => {
-        vec![$(common::Case {
+        vec![$($crate::common::Case {
             name: stringify!($test),
             needs: $needs,
-            run: Box::new(|| common::Outcome::check($test())),
+            run: Box::new(|| $crate::common::Outcome::check($test())),
         }),*]
     };
 }
@@ -358,4 +403,170 @@ impl log::Log for KeepLog {
         self.0.lock().unwrap().push(r.args().to_string());
     }
     fn flush(&self) {}
+}
+
+/// The path counters of the last CPU launch on this OS thread
+/// (`gpujit::__private::last_launch_*`): how many of its blocks (or thread
+/// loops) took each fast path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Paths {
+    /// Blocks that ran their threads as coroutines.
+    pub coroutine_blocks: usize,
+    /// Blocks that ran a loop in lockstep across their threads.
+    pub lockstep_blocks: usize,
+    /// Blocks that ran merged with their neighbours.
+    pub merged_blocks: usize,
+    /// Blocks that ran a narrowed thread loop.
+    pub narrowed_blocks: usize,
+    /// Blocks that ran on spans.
+    pub span_blocks: usize,
+    /// Thread loops that ran on spans.
+    pub span_loops: usize,
+}
+
+impl Paths {
+    /// The counters of the last CPU launch on this thread.
+    pub fn last() -> Paths {
+        use gpujit::__private as p;
+        Paths {
+            coroutine_blocks: p::last_launch_coroutine_blocks(),
+            lockstep_blocks: p::last_launch_lockstep_blocks(),
+            merged_blocks: p::last_launch_merged_blocks(),
+            narrowed_blocks: p::last_launch_narrowed_blocks(),
+            span_blocks: p::last_launch_span_blocks(),
+            span_loops: p::last_launch_span_loops(),
+        }
+    }
+}
+
+/// What [`on_both_paths`] checks of the default path's counters ([`Paths`]);
+/// a count is compared with [`expected`] of it (0 where the reference path
+/// is forced for the whole process).
+#[derive(Debug, Clone, Default)]
+pub struct Expect {
+    /// Thread loops on spans.
+    pub span_loops: Option<usize>,
+    /// Blocks on spans.
+    pub span_blocks: Option<usize>,
+    /// Blocks merged.
+    pub merged_blocks: Option<usize>,
+    /// Blocks that ran a narrowed loop; also: no block ran coroutines.
+    pub narrowed_blocks: Option<usize>,
+    /// Some block ran a loop in lockstep.
+    pub lockstep: bool,
+    /// No block ran coroutines (the kernel is split), and on the reference
+    /// path some did.
+    pub split: bool,
+    /// Named in the messages.
+    pub what: String,
+}
+
+impl Expect {
+    /// Nothing of the default path (the caller reads its [`Paths`]).
+    pub fn none() -> Expect {
+        Expect::default()
+    }
+    /// `n` thread loops ran on spans.
+    pub fn span_loops(n: usize) -> Expect {
+        Expect {
+            span_loops: Some(n),
+            ..Expect::default()
+        }
+    }
+    /// `n` blocks ran on spans.
+    pub fn spans(n: usize) -> Expect {
+        Expect {
+            span_blocks: Some(n),
+            ..Expect::default()
+        }
+    }
+    /// `merged` blocks ran merged and `spans` on spans.
+    pub fn merged(merged: usize, spans: usize) -> Expect {
+        Expect {
+            merged_blocks: Some(merged),
+            span_blocks: Some(spans),
+            ..Expect::default()
+        }
+    }
+    /// The kernel is split and each of its `blocks` blocks ran a narrowed loop.
+    pub fn narrowed(blocks: usize) -> Expect {
+        Expect {
+            narrowed_blocks: Some(blocks),
+            split: true,
+            ..Expect::default()
+        }
+    }
+    /// The kernel is split into thread loops (no coroutines).
+    pub fn split() -> Expect {
+        Expect {
+            split: true,
+            ..Expect::default()
+        }
+    }
+    /// A loop ran in lockstep.
+    pub fn lockstep() -> Expect {
+        Expect {
+            lockstep: true,
+            ..Expect::default()
+        }
+    }
+    /// The same, with `what` in every message.
+    pub fn named(self, what: &str) -> Expect {
+        Expect {
+            what: what.to_string(),
+            ..self
+        }
+    }
+}
+
+/// The promise of the CPU backend's fast paths: runs `f` (one launch) on the
+/// default path, checks its counters against `expect`, then again on the
+/// reference path (`with_forced_coroutines`), which must take no fast path
+/// (no lockstep, merged, narrowed or span block, no span loop). Returns
+/// both results, for the caller to compare with each other and with the
+/// host, and the default path's counters.
+pub fn on_both_paths<T>(expect: Expect, f: impl Fn() -> T) -> (T, Paths, T) {
+    let what = if expect.what.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", expect.what)
+    };
+    let fast = f();
+    let paths = Paths::last();
+    if let Some(n) = expect.span_loops {
+        assert_eq!(paths.span_loops, expected(n), "{what}thread loops that ran on spans");
+    }
+    if let Some(n) = expect.span_blocks {
+        assert_eq!(paths.span_blocks, expected(n), "{what}blocks that ran on spans");
+    }
+    if let Some(n) = expect.merged_blocks {
+        assert_eq!(paths.merged_blocks, expected(n), "{what}blocks that ran merged");
+    }
+    if let Some(n) = expect.narrowed_blocks {
+        assert_eq!(
+            paths.narrowed_blocks,
+            expected(n),
+            "{what}not every block ran a narrowed loop"
+        );
+    }
+    if expect.split && !coroutines_forced() {
+        assert_eq!(paths.coroutine_blocks, 0, "{what}the split path ran coroutines");
+    }
+    if expect.lockstep {
+        assert!(
+            paths.lockstep_blocks > 0 || coroutines_forced(),
+            "{what}the loop did not run in lockstep"
+        );
+    }
+    let reference = gpujit::__private::with_forced_coroutines(&f);
+    let r = Paths::last();
+    assert_eq!(r.lockstep_blocks, 0, "{what}the reference path ran in lockstep");
+    assert_eq!(r.merged_blocks, 0, "{what}the reference path merged blocks");
+    assert_eq!(r.narrowed_blocks, 0, "{what}the reference path ran a narrowed loop");
+    assert_eq!(r.span_blocks, 0, "{what}the reference path ran on spans");
+    assert_eq!(r.span_loops, 0, "{what}the reference path ran on spans");
+    if expect.split {
+        assert!(r.coroutine_blocks > 0, "{what}the reference path ran no coroutines");
+    }
+    (fast, paths, reference)
 }

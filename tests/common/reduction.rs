@@ -1,4 +1,4 @@
-//! The block reduction (benches/workloads' `block_sum`) and its host
+//! The block reduction (bench/workloads' `block_sum`) and its host
 //! reference, shared by the test crates that check its paths
 //! (`narrowed`, `split_spans`) and its results (`semantics`, `cuda_on_host`
 //! through `tests/kernels`). Not in `common/mod.rs`, so that only the crates

@@ -2,11 +2,11 @@
 //! the translation's corners (operator precedence, cast chains, u8 wrapping,
 //! empty and extreme ranges, shadowing, outside constants of every type,
 //! if-expressions with statements, 3-D launches, extreme scalars).
-//! Differential cases are in `tests/cuda_on_host/adversarial.rs` (`adversarial_kernels_agree`).
+//! Differential cases are in `tests/agree/adversarial.rs` (`adversarial_kernels_agree`).
 //!
 //! Kernels listed in [`broken`] instead of [`all`] make the emitted CUDA C fail
 //! to compile (NVRTC and/or g++); keeping them out of [`all`] keeps the shared
-//! NVRTC and g++ builds green. See the ignored tests in `tests/cuda_on_host/`.
+//! NVRTC and g++ builds green. See the ignored tests in `tests/agree/`.
 
 use gpujit::prelude::*;
 

@@ -1,5 +1,5 @@
-//! Kernels with atomics and fences (`tests/atomics.rs`, the NVRTC compile
-//! test and the host differential test `tests/cuda_on_host/`).
+//! Kernels with atomics and fences (`tests/language/atomics.rs`, the NVRTC compile
+//! test and the host differential test `tests/agree/`).
 
 use gpujit::prelude::*;
 

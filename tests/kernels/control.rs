@@ -1,5 +1,5 @@
 //! `match` and reversed `for` loops (issue #8): each kernel has a host
-//! reference in `tests/semantics/control.rs` written with the same Rust constructs.
+//! reference in `tests/language/semantics/control.rs` written with the same Rust constructs.
 
 use gpujit::prelude::*;
 

@@ -1,4 +1,4 @@
-//! Kernels that nest as deeply as rustc itself accepts (see `tests/deep.rs`; not
+//! Kernels that nest as deeply as rustc itself accepts (see `tests/language/deep.rs`; not
 //! in `kernels/mod.rs`, so that only the tests that need them compile them),
 //! written by `scripts/gen_deep_kernels.py`: the generated Rust and CUDA C must
 //! not be much deeper than the kernel, and the macro must not overflow its stack.

@@ -443,7 +443,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
 
 /// Edge-case inputs of the integer method kernels (`bits_T`, `bin_T`, `un_T`,
 /// `ad_T`, `sh_T`): zero, small values of both signs, the type's extremes
-/// and bit patterns, shared by `tests/math.rs` and `tests/cuda_on_host/math.rs`.
+/// and bit patterns, shared by `tests/language/math.rs` and `tests/agree/math.rs`.
 pub const EDGE_I32: [i32; 16] = [
     0,
     1,

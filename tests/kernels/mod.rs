@@ -1,4 +1,4 @@
-//! Kernels exercised by `tests/semantics/`. They live in one module so that
+//! Kernels exercised by `tests/language/semantics/`. They live in one module so that
 //! another test can compile every one of them with NVRTC: [`all`] lists the
 //! `KERNEL` static of each.
 

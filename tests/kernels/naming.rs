@@ -1,4 +1,4 @@
-//! Kernels whose names the translation must keep apart (see `tests/naming.rs`):
+//! Kernels whose names the translation must keep apart (see `tests/language/naming.rs`):
 //! shadowed bindings next to user variables that look like generated names,
 //! kernels and parameters named like C keywords, CUDA builtins or the
 //! generated code's own items, deferred initialisation, outside constants
