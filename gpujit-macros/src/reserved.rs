@@ -1,5 +1,5 @@
 //! The words a generated name may not be (see `names`), in one file so that
-//! `tests/reserved_names.rs` can check them against what NVRTC declares.
+//! `tests/toolchain/reserved_names.rs` can check them against what NVRTC declares.
 
 /// Words a user name may spell but the emitted code cannot declare: C++
 /// keywords, what NVRTC's built-in headers (and the host shim's C library)
@@ -60,7 +60,7 @@ pub const RESERVED: &[&str] = &[
     "tanh", "tanhf", "tgamma", "tgammaf", "trunc", "truncf", "uhadd", "ullmax", "ullmin", "umax", "umin", "umul24",
     "umulhi", "urhadd", "usad", "y0", "y0f", "y1", "y1f", "yn", "ynf",
     // Everything else NVRTC 13 declares at global scope (found by
-    // `tests/reserved_names.rs`): atomics, vote functions, texture and surface
+    // `tests/toolchain/reserved_names.rs`): atomics, vote functions, texture and surface
     // functions, `make_<vector>` constructors, rounding-mode helpers.
     "atomicAdd", "atomicAdd_block", "atomicAdd_system", "atomicAnd", "atomicAnd_block", "atomicAnd_system",
     "atomicCAS", "atomicCAS_block", "atomicCAS_system", "atomicDec", "atomicDec_block", "atomicDec_system",

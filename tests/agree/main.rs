@@ -58,6 +58,7 @@ mod int_methods;
 mod math;
 mod memory;
 mod programs;
+mod warps;
 
 use adversarial::*;
 use arith::*;
@@ -69,6 +70,7 @@ use int_methods::*;
 use math::*;
 use memory::*;
 use programs::*;
+use warps::*;
 
 fn main() -> std::process::ExitCode {
     // The reference side is the CPU backend, whatever the environment asks
@@ -90,6 +92,7 @@ fn main() -> std::process::ExitCode {
             include_str!("atomics.rs"),
             include_str!("int_methods.rs"),
             include_str!("cuda_kernels.rs"),
+            include_str!("warps.rs"),
         ],
         cases![
             cxx => integer_semantics_agree,
@@ -110,6 +113,7 @@ fn main() -> std::process::ExitCode {
             cxx => small_types_and_tuple_locals_agree,
             cxx => side_effects_run_left_to_right_in_c,
             cxx => assignments_evaluate_the_value_before_the_index_in_c,
+            cxx => lanes_agree,
         ]
         .into_iter()
         .chain(common::group("cuda_kernels", cuda_kernels::cases()))

@@ -1,7 +1,7 @@
 //! Every fast path of the CPU backend gives the reference path's answers and
 //! is taken where it is claimed: each file of this folder runs kernels once
 //! by default and once on the reference path (coroutines, see
-//! `common::agree`), checks both against the host, and reads the path
+//! `common::on_both_paths`), checks both against the host, and reads the path
 //! counters (`gpujit::__private::last_launch_*`).
 
 #[macro_use]
@@ -17,6 +17,7 @@ mod owned;
 mod rounds;
 mod split_spans;
 mod tile_spans;
+mod warps;
 
 fn main() -> std::process::ExitCode {
     let cases = [
@@ -29,6 +30,7 @@ fn main() -> std::process::ExitCode {
         common::group("rounds", rounds::cases()),
         common::group("split_spans", split_spans::cases()),
         common::group("tile_spans", tile_spans::cases()),
+        common::group("warps", warps::cases()),
     ]
     .into_iter()
     .flatten()
@@ -43,6 +45,7 @@ fn main() -> std::process::ExitCode {
         include_str!("rounds.rs"),
         include_str!("split_spans.rs"),
         include_str!("tile_spans.rs"),
+        include_str!("warps.rs"),
     ];
     common::run_tests(&sources, cases)
 }

@@ -17,6 +17,7 @@ pub mod order;
 #[path = "../common/reduction.rs"]
 mod reduction;
 pub mod types;
+pub mod warps;
 
 /// A module-level constant used inside kernels.
 pub const SCALE: f64 = 2.5;
@@ -1014,6 +1015,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     all.extend(fixed_arrays::all());
     all.extend(types::all());
     all.extend(order::all());
+    all.extend(warps::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,

@@ -22,6 +22,7 @@ mod ndarray_reexport;
 mod seeds;
 mod semantics;
 mod soundness;
+mod warps;
 
 fn main() -> std::process::ExitCode {
     let cases = [
@@ -37,6 +38,7 @@ fn main() -> std::process::ExitCode {
         common::group("seeds", seeds::cases()),
         common::group("semantics", semantics::cases()),
         common::group("soundness", soundness::cases()),
+        common::group("warps", warps::cases()),
     ]
     .into_iter()
     .flatten()
@@ -63,6 +65,7 @@ fn main() -> std::process::ExitCode {
         include_str!("semantics/shared.rs"),
         include_str!("semantics/types.rs"),
         include_str!("soundness.rs"),
+        include_str!("warps.rs"),
     ];
     common::run_tests(&sources, cases)
 }

@@ -184,7 +184,10 @@ fn a_missing_nvrtc_is_reported_as_ignored_or_required() {
     assert!(text.contains("0 passed; 0 failed; 1 ignored"), "{text}");
     // One note for NVRTC (the binary's other tools, such as the driver
     // double, have notes of their own).
-    let note: Vec<&str> = text.lines().filter(|l| l.starts_with("note: NVRTC not found")).collect();
+    let note: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("note: NVRTC not found"))
+        .collect();
     assert_eq!(note.len(), 1, "{text}");
     assert!(
         note[0].contains("test(s) of this binary that need it are ignored")

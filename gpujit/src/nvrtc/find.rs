@@ -391,6 +391,6 @@ mod tests {
         assert!(e.to_string().contains("/nonexistent/gpujit-test"), "{e}");
     }
 
-    // The tests that need NVRTC itself are in `tests/nvrtc_smoke.rs`, where a
+    // The tests that need NVRTC itself are in `tests/runtime/nvrtc_smoke.rs`, where a
     // missing NVRTC shows as ignored.
 }

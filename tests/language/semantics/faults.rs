@@ -195,7 +195,12 @@ pub(crate) fn faults_print_nothing() {
     ] {
         let child = std::process::Command::new(std::env::current_exe().unwrap())
             // (The name in the `language` binary: `semantics::` and the test.)
-            .args(["--exact", "--nocapture", "--test-threads=1", &format!("semantics::{test}")])
+            .args([
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+                &format!("semantics::{test}"),
+            ])
             .output()
             .unwrap();
         let (stdout, stderr) = (
