@@ -17,24 +17,12 @@ use crate::kernels;
 #[path = "../../examples/conv1d.rs"]
 #[allow(dead_code)]
 mod conv1d;
-#[path = "../../examples/grayscale.rs"]
-#[allow(dead_code)]
-mod grayscale;
+// The examples `agree` loads for its own tests come from the crate root.
+use crate::{grayscale, loop_test, lucas, matmul, saxpy};
+
 #[path = "../../examples/histogram.rs"]
 #[allow(dead_code)]
 mod histogram;
-#[path = "../../examples/loop_test.rs"]
-#[allow(dead_code)]
-mod loop_test;
-#[path = "../../examples/lucas.rs"]
-#[allow(dead_code)]
-mod lucas;
-#[path = "../../examples/matmul.rs"]
-#[allow(dead_code)]
-mod matmul;
-#[path = "../../examples/saxpy.rs"]
-#[allow(dead_code)]
-mod saxpy;
 
 /// The tests of this file, for the crate's harness.
 pub fn cases() -> Vec<common::Case> {

@@ -18,9 +18,7 @@ use ndarray::Array2;
 use crate::common;
 
 /// examples/matmul.rs, whose tiled kernel is tested here.
-#[path = "../../examples/matmul.rs"]
-#[allow(dead_code)]
-mod matmul;
+use crate::matmul;
 use common::coroutines_forced;
 use matmul::{matmul_tiled, TILE};
 

@@ -7,6 +7,12 @@
 #[macro_use]
 #[path = "../common/mod.rs"]
 mod common;
+// Loaded once for every file that uses them.
+#[path = "../../examples/matmul.rs"]
+#[allow(dead_code)]
+mod matmul;
+#[path = "../common/reduction.rs"]
+mod reduction;
 
 mod barriers;
 mod interchange;

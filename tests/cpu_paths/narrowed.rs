@@ -10,9 +10,8 @@ use gpujit::prelude::*;
 use gpujit::{to_device, zeros};
 
 use crate::common;
+use crate::reduction;
 use common::Expect;
-#[path = "../common/reduction.rs"]
-mod reduction;
 
 use reduction::{block_sum_f32, tree_sums, RED_THREADS};
 

@@ -14,9 +14,7 @@ use gpujit::prelude::*;
 use gpujit::{to_device, zeros};
 
 /// The naive matmul of the examples (examples/matmul.rs).
-#[path = "../../examples/matmul.rs"]
-#[allow(dead_code)]
-mod matmul;
+use crate::matmul;
 use matmul::matmul_naive;
 
 use crate::common;

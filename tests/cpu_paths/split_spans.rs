@@ -17,10 +17,9 @@ use gpujit::prelude::*;
 use gpujit::{to_device, zeros, Error};
 
 use crate::common;
+use crate::reduction;
 use common::expected;
 use common::Expect;
-#[path = "../common/reduction.rs"]
-mod reduction;
 
 use reduction::{block_sum_f32, tree_sums, RED_THREADS};
 

@@ -21,9 +21,7 @@ use crate::common;
 use common::Expect;
 
 /// examples/matmul.rs, whose tiled kernel is tested here.
-#[path = "../../examples/matmul.rs"]
-#[allow(dead_code)]
-mod matmul;
+use crate::matmul;
 use matmul::{matmul_tiled, TILE};
 
 /// The tests of this file, for the crate's harness.

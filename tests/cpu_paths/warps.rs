@@ -10,8 +10,8 @@ use common::Expect;
 
 #[path = "../kernels/warps.rs"]
 #[allow(dead_code)] // `all` is for the crates that compile every kernel
-mod warps;
-use warps::*;
+mod warp_kernels;
+use warp_kernels::*;
 
 /// The tests of this file, for the crate's harness.
 pub fn cases() -> Vec<common::Case> {

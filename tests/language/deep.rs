@@ -5,9 +5,9 @@
 use crate::common;
 #[path = "../kernels/deep.rs"]
 #[rustfmt::skip] // generated, and too deep for rustfmt to finish
-mod deep;
+mod deep_kernels;
 
-use deep::*;
+use deep_kernels::*;
 
 fn long_sums_translate_and_run() -> gpujit::Result<()> {
     let mut a = gpujit::zeros::<i32>(5)?;
@@ -98,7 +98,7 @@ fn else_if_chain_used_as_a_value() -> gpujit::Result<()> {
 }
 
 fn deep_kernels_compile_with_nvrtc() {
-    common::assert_compiles_with_nvrtc("deep", &deep::all());
+    common::assert_compiles_with_nvrtc("deep", &deep_kernels::all());
 }
 
 /// The tests of this file, for the crate's harness.

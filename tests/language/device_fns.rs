@@ -12,9 +12,7 @@ use gpujit_examples::device_fns::{clamp_to, range_sum};
 use crate::common;
 use common::Tool;
 
-#[path = "../../examples/lucas.rs"]
-#[allow(dead_code)]
-mod lucas;
+use crate::lucas;
 
 /// The tests of this file, for the crate's harness.
 pub fn cases() -> Vec<common::Case> {

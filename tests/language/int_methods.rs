@@ -13,10 +13,7 @@
 //! `GPUJIT_CPU_EXEC=coroutines`, the reference path), on the driver double
 //! (`GPUJIT_BACKEND=cuda`); `tests/agree/` runs the same kernels' C.
 
-#[path = "../kernels/int_methods.rs"]
-#[allow(dead_code)] // `all` is for the crates that compile every kernel
-mod kernels;
-use kernels::*;
+use crate::kernels::int_methods::*;
 
 use crate::common;
 use common::Tool;

@@ -7,8 +7,11 @@
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../kernels/mod.rs"]
-#[allow(dead_code)] // each binary uses some of the kernels
 mod kernels;
+// Loaded once for the files that use it.
+#[path = "../../examples/lucas.rs"]
+#[allow(dead_code)]
+mod lucas;
 
 mod arrays;
 mod atomics;

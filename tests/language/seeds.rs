@@ -2,9 +2,7 @@
 
 use crate::common;
 
-#[path = "../../examples/lucas.rs"]
-#[allow(dead_code)]
-mod lucas;
+use crate::lucas;
 
 #[path = "../../examples/loop_test.rs"]
 #[allow(dead_code)]

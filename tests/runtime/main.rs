@@ -7,8 +7,11 @@
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../kernels/mod.rs"]
-#[allow(dead_code)] // each binary uses some of the kernels
 mod kernels;
+// Loaded once for every file that uses it.
+#[path = "../../examples/matmul.rs"]
+#[allow(dead_code)]
+mod matmul;
 
 mod big_grid;
 mod cuda_backend;

@@ -24,9 +24,7 @@ use crate::common;
 use common::Tool;
 
 use crate::kernels;
-#[path = "../../examples/matmul.rs"]
-#[allow(dead_code)]
-mod matmul;
+use crate::matmul;
 #[path = "../../examples/saxpy.rs"]
 #[allow(dead_code)]
 mod saxpy;

@@ -17,9 +17,7 @@ use gpujit::BackendKind;
 #[path = "../../examples/loop_test.rs"]
 #[allow(dead_code)]
 mod loop_test;
-#[path = "../../examples/matmul.rs"]
-#[allow(dead_code)]
-mod matmul;
+use crate::matmul;
 
 use loop_test::{loop_kernel, loop_total};
 

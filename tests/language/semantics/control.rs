@@ -198,7 +198,7 @@ pub(crate) fn host_loops(v: u32) -> [u32; 4] {
     let mut c = v + 1;
     let mut steps = 0;
     while c != 1 {
-        c = if c.is_multiple_of(2) { c / 2 } else { 3 * c + 1 };
+        c = if c % 2 == 0 { c / 2 } else { 3 * c + 1 };
         steps += 1;
     }
     let mut p = 1u32;
