@@ -26,9 +26,11 @@ pub const ENV_NVRTC_PATH: &str = "GPUJIT_NVRTC_PATH";
 /// CUDA toolkit and system folders (see [`find_nvrtc`]).
 ///
 /// ```
-/// use gpujit::nvrtc::{find_nvrtc, ENV_NVRTC_DIR};
+/// use gpujit::nvrtc::{find_nvrtc, ENV_NVRTC_DIR, ENV_NVRTC_PATH};
 ///
-/// // As `GPUJIT_NVRTC_DIR=$HOME/nvrtc cargo run` would:
+/// // As `GPUJIT_NVRTC_DIR=$HOME/nvrtc cargo run` would (a set
+/// // GPUJIT_NVRTC_PATH wins over it, so this example clears that first):
+/// std::env::remove_var(ENV_NVRTC_PATH);
 /// let dir = std::env::temp_dir().join("gpujit-doc-no-nvrtc-here");
 /// std::env::set_var(ENV_NVRTC_DIR, &dir);
 /// match find_nvrtc() {
