@@ -1,8 +1,14 @@
 // Rust semantics for values whose type only rustc knew when the kernel was
 // translated (outside constants): `T` is the constant's type, declared with it.
+// One `gj_traits` per scalar type of the language (a unit test of
+// emit_cuda/helpers.rs checks it); `u` is the unsigned type in which the
+// arithmetic wraps as Rust's does (`unsigned int` for the types C promotes).
 template <class T> struct gj_traits;
 template <> struct gj_traits<bool> { typedef bool u; static constexpr bool is_float = false; static constexpr int bits = 8; };
 template <> struct gj_traits<unsigned char> { typedef unsigned char u; static constexpr bool is_float = false; static constexpr int bits = 8; static constexpr unsigned char min = 0, max = 255; };
+template <> struct gj_traits<signed char> { typedef unsigned int u; static constexpr bool is_float = false; static constexpr int bits = 8; static constexpr signed char min = -128, max = 127; };
+template <> struct gj_traits<short> { typedef unsigned int u; static constexpr bool is_float = false; static constexpr int bits = 16; static constexpr short min = -32768, max = 32767; };
+template <> struct gj_traits<unsigned short> { typedef unsigned int u; static constexpr bool is_float = false; static constexpr int bits = 16; static constexpr unsigned short min = 0, max = 65535; };
 template <> struct gj_traits<int> { typedef unsigned int u; static constexpr bool is_float = false; static constexpr int bits = 32; static constexpr int min = (-2147483647 - 1), max = 2147483647; };
 template <> struct gj_traits<unsigned int> { typedef unsigned int u; static constexpr bool is_float = false; static constexpr int bits = 32; static constexpr unsigned int min = 0u, max = 4294967295u; };
 template <> struct gj_traits<long long> { typedef unsigned long long u; static constexpr bool is_float = false; static constexpr int bits = 64; static constexpr long long min = (-9223372036854775807ll - 1), max = 9223372036854775807ll; };

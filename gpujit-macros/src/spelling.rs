@@ -41,7 +41,7 @@ fn builtin(name: &str) -> Option<&'static str> {
 /// `atomic_*` name.
 fn atomic(op: &str) -> Option<String> {
     let ops = [
-        "add", "sub", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec",
+        "add", "sub", "min", "max", "nanmin", "nanmax", "exch", "cas", "and", "or", "xor", "inc", "dec",
     ];
     let found = ops.iter().find(|o| op.eq_ignore_ascii_case(o))?;
     Some(format!("atomic_{found}"))

@@ -176,7 +176,9 @@ pub fn typecheck_copy(item: &syn::ItemFn, stand_ins: &crate::syntax::StandIns) -
             syn::visit_mut::visit_pat_ident_mut(self, p);
         }
     }
-    struct Rewrite(std::collections::HashSet<String>);
+    /// The bound names, and whether the function returns a value (a device
+    /// function's `return v;` is then rustc's to check).
+    struct Rewrite(std::collections::HashSet<String>, bool);
     impl VisitMut for Rewrite {
         fn visit_type_array_mut(&mut self, arr: &mut syn::TypeArray) {
             syn::visit_mut::visit_type_array_mut(self, arr);
@@ -214,10 +216,12 @@ pub fn typecheck_copy(item: &syn::ItemFn, stand_ins: &crate::syntax::StandIns) -
             if let SExpr::Array(a) = e {
                 even_out(a);
             }
-            // `return v;` is reported by gpujit ("a kernel cannot return a
-            // value"): rustc sees a plain `return;`.
+            // `return v;` where nothing is returned is reported by gpujit
+            // ("a kernel cannot return a value"): rustc sees a plain `return;`.
             if let SExpr::Return(r) = e {
-                r.expr = None;
+                if !self.1 {
+                    r.expr = None;
+                }
             }
             if let SExpr::Call(call) = e {
                 // `atomic_add(&mut x[i], v)`: rustc checks the element's type
@@ -280,7 +284,8 @@ pub fn typecheck_copy(item: &syn::ItemFn, stand_ins: &crate::syntax::StandIns) -
     copy.vis = syn::Visibility::Inherited;
     let mut bound = Bound(Default::default());
     bound.visit_item_fn_mut(&mut copy.clone());
-    Rewrite(bound.0).visit_item_fn_mut(&mut copy);
+    let returns_value = matches!(item.sig.output, syn::ReturnType::Type(..));
+    Rewrite(bound.0, returns_value).visit_item_fn_mut(&mut copy);
     quote::quote! {
         #[allow(unused, clippy::all, non_snake_case, unreachable_code, const_item_mutation, unstable_name_collisions)]
         const _: () = {

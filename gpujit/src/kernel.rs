@@ -212,8 +212,8 @@ pub type ArrayViewMut2<'a, T> = typecheck::ArrayViewMut<'a, T, 2>;
 pub type ArrayViewMut3<'a, T> = typecheck::ArrayViewMut<'a, T, 3>;
 
 pub use typecheck::{
-    atomic_add, atomic_and, atomic_cas, atomic_dec, atomic_exch, atomic_inc, atomic_max, atomic_min, atomic_or,
-    atomic_sub, atomic_xor, threadfence, threadfence_block, threadfence_system,
+    atomic_add, atomic_and, atomic_cas, atomic_dec, atomic_exch, atomic_inc, atomic_max, atomic_min, atomic_nanmax,
+    atomic_nanmin, atomic_or, atomic_sub, atomic_xor, threadfence, threadfence_block, threadfence_system,
 };
 pub use typecheck::{
     block_dim, block_idx, grid, grid_dim, gridsize, lane_id, shared_array, syncthreads, syncthreads_and,
@@ -795,11 +795,12 @@ pub mod typecheck {
     atomic_stub!(
         /// `atomicMin` (Numba's `cuda.atomic.min`): stores the smaller of the
         /// element and `val`; returns the old value. Types as [`atomic_add`].
-        /// For floats (a compare-and-swap loop in CUDA C, `gj_atomic_min`), a
-        /// NaN loses: a NaN element is replaced by `val`, a NaN `val` changes
-        /// nothing; an equal `val` (`-0.0` vs `0.0`) keeps the element.
-        /// CUDA C: `atomicMin` (`long long` and `unsigned long long` overloads
-        /// for 64-bit). Relaxed.
+        /// For floats (a compare-and-swap loop in CUDA C, `gj_atomic_min`),
+        /// the element stays where it or `val` is NaN, as Python's `min`
+        /// keeps its first argument (use [`atomic_nanmin`] to skip NaNs); an
+        /// equal `val` (`-0.0` vs `0.0`) keeps the element. CUDA C:
+        /// `atomicMin` (`long long` and `unsigned long long` overloads for
+        /// 64-bit). Relaxed.
         ///
         /// ```
         /// use gpujit::prelude::*;
@@ -823,9 +824,63 @@ pub mod typecheck {
         atomic_min
     );
     atomic_stub!(
+        /// Numba's `cuda.atomic.nanmin`: [`atomic_min`] with NaN as a missing
+        /// value. A NaN element is replaced by `val`, a NaN `val` changes
+        /// nothing; returns the old value. The same as [`atomic_min`] for
+        /// integers. CUDA C: `atomicMin`; floats: a compare-and-swap loop
+        /// (`gj_atomic_nanmin_f32`). Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn smallest(x: &[f64], m: &mut [f64]) {
+        ///     let i = grid(1);
+        ///     if i < x.len() {
+        ///         atomic_nanmin(&mut m[0], x[i]);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let x = gpujit::to_device(&[3.0, f64::NAN, -1.5])?;
+        /// let mut m = gpujit::to_device(&[f64::NAN])?;
+        /// smallest![1, 32](&x, &mut m)?;
+        /// assert_eq!(m.copy_to_host()?, [-1.5]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_nanmin
+    );
+    atomic_stub!(
+        /// Numba's `cuda.atomic.nanmax`: [`atomic_max`] with NaN as a missing
+        /// value, with [`atomic_nanmin`]'s rules. Relaxed.
+        ///
+        /// ```
+        /// use gpujit::prelude::*;
+        ///
+        /// #[gpu_kernel]
+        /// fn largest(x: &[f32], m: &mut [f32]) {
+        ///     let i = grid(1);
+        ///     if i < x.len() {
+        ///         atomic_nanmax(&mut m[0], x[i]);
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> gpujit::Result<()> {
+        /// let x = gpujit::to_device(&[3.0f32, f32::NAN, 8.0])?;
+        /// let mut m = gpujit::to_device(&[f32::NAN])?;
+        /// largest![1, 32](&x, &mut m)?;
+        /// assert_eq!(m.copy_to_host()?, [8.0]);
+        /// # Ok(())
+        /// # }
+        /// ```
+        atomic_nanmax
+    );
+    atomic_stub!(
         /// `atomicMax` (Numba's `cuda.atomic.max`): stores the larger of the
         /// element and `val`; returns the old value. Types and float rules as
-        /// [`atomic_min`]. Relaxed.
+        /// [`atomic_min`] (a NaN element or `val` keeps the element; see
+        /// [`atomic_nanmax`]). Relaxed.
         ///
         /// ```
         /// use gpujit::prelude::*;

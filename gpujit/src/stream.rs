@@ -143,6 +143,9 @@ pub fn synchronize() -> Result<()> {
 #[derive(Debug)]
 pub struct Event {
     inner: Box<dyn EventImpl>,
+    /// Set by [`Event::record`]: an event never recorded gets the same
+    /// error on every backend (CUDA's own is a bare `CUDA_ERROR_INVALID_HANDLE`).
+    recorded: std::sync::atomic::AtomicBool,
 }
 
 /// A new event (with timing) on the current backend and GPU (Numba's
@@ -178,7 +181,10 @@ pub struct Event {
 /// ```
 pub fn event() -> Result<Event> {
     let inner = current_backend()?.new_event()?;
-    Ok(Event { inner })
+    Ok(Event {
+        inner,
+        recorded: false.into(),
+    })
 }
 
 impl Event {
@@ -203,7 +209,9 @@ impl Event {
                 });
             }
         }
-        self.inner.record(stream.handle())
+        self.inner.record(stream.handle())?;
+        self.recorded.store(true, std::sync::atomic::Ordering::Release);
+        Ok(())
     }
 
     /// Waits until the work before the event has finished.
@@ -219,9 +227,9 @@ impl Event {
     /// wall time on the CPU backend.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] if an event was never recorded (CPU), CUDA
-    /// driver errors (`CUDA_ERROR_NOT_READY`, `CUDA_ERROR_INVALID_HANDLE`
-    /// for an event never recorded), [`Error::WrongBackend`]/[`Error::WrongDevice`].
+    /// [`Error::OutOfRange`] if an event was never recorded (on every
+    /// backend, with the same advice), CUDA driver errors
+    /// (`CUDA_ERROR_NOT_READY`), [`Error::WrongBackend`]/[`Error::WrongDevice`].
     pub fn elapsed_time(&self, end: &Event) -> Result<f32> {
         if self.inner.backend() != end.inner.backend() {
             return Err(Error::WrongBackend {
@@ -238,6 +246,28 @@ impl Event {
                 });
             }
         }
+        let recorded = |e: &Event| e.recorded.load(std::sync::atomic::Ordering::Acquire);
+        if !recorded(self) || !recorded(end) {
+            return Err(Error::OutOfRange(crate::backend::NEVER_RECORDED.into()));
+        }
         self.inner.elapsed_ms(&*end.inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn elapsed_time_of_an_unrecorded_event_says_what_to_do() {
+        let (start, end) = (super::event().unwrap(), super::event().unwrap());
+        let stream = super::stream().unwrap();
+        for (a, b) in [(&start, &end), (&end, &start)] {
+            let e = a.elapsed_time(b).unwrap_err().to_string();
+            assert!(e.contains(crate::backend::NEVER_RECORDED), "{e}");
+        }
+        start.record(&stream).unwrap();
+        let e = start.elapsed_time(&end).unwrap_err().to_string();
+        assert!(e.contains(crate::backend::NEVER_RECORDED), "only one recorded: {e}");
+        end.record(&stream).unwrap();
+        assert!(start.elapsed_time(&end).unwrap() >= 0.0);
     }
 }

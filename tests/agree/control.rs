@@ -213,6 +213,13 @@ pub(crate) fn match_rev_and_tuple_kernels_agree() {
             EXACT,
         ),
         (
+            &early_returns::KERNEL,
+            lin(3),
+            (64, 1, 1),
+            vec![v(&xi), z::<i32>(&[6 * n])],
+            EXACT,
+        ),
+        (
             &rev_barrier_sum::KERNEL,
             ONE,
             (64, 1, 1),

@@ -161,6 +161,13 @@ pub(crate) fn local_and_const_arrays_agree() {
             ],
             EXACT,
         ),
+        (
+            &const_narrow::KERNEL,
+            lin(1),
+            (32, 1, 1),
+            vec![z::<i8>(&[16]), z::<i16>(&[16]), z::<u16>(&[16]), z::<i64>(&[7])],
+            EXACT,
+        ),
     ];
     // In range on both sides (out of range is undefined in CUDA C).
     cases.push((

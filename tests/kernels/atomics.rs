@@ -8,7 +8,7 @@ pub const INT_SLOTS: usize = 9;
 /// Slots per thread of `uncontended_u32` (the integer ones, then inc and dec).
 pub const U32_SLOTS: usize = 11;
 /// Slots per thread of the `uncontended_*` kernels for floats.
-pub const FLOAT_SLOTS: usize = 5;
+pub const FLOAT_SLOTS: usize = 7;
 
 /// Interesting integers of each width, the inputs of the `uncontended_*`
 /// kernels for integers (wrapped into the type with `as`).
@@ -223,6 +223,8 @@ pub fn uncontended_f32(a: &mut [f32], b: &[f32], old: &mut [f32]) {
         old[o + 2] = atomic_min(&mut a[o + 2], b[i]);
         old[o + 3] = atomic_max(&mut a[o + 3], b[i]);
         old[o + 4] = atomic_exch(&mut a[o + 4], b[i]);
+        old[o + 5] = atomic_nanmin(&mut a[o + 5], b[i]);
+        old[o + 6] = atomic_nanmax(&mut a[o + 6], b[i]);
     }
 }
 
@@ -251,6 +253,8 @@ pub fn uncontended_f64(a: &mut [f64], b: &[f64], old: &mut [f64]) {
         old[o + 2] = atomic_min(&mut a[o + 2], b[i]);
         old[o + 3] = atomic_max(&mut a[o + 3], b[i]);
         old[o + 4] = atomic_exch(&mut a[o + 4], b[i]);
+        old[o + 5] = atomic_nanmin(&mut a[o + 5], b[i]);
+        old[o + 6] = atomic_nanmax(&mut a[o + 6], b[i]);
     }
 }
 

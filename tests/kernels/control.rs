@@ -223,8 +223,106 @@ pub fn tuple_values(x: &[i32], out: &mut [i32]) {
     }
 }
 
+// ---------------------------------------------------------------- early `return value;`
+
+/// `-x` returned from inside an `if`; the tail is the other value.
+#[gpu_device]
+pub fn ret_if(x: i32) -> i32 {
+    if x < 0 {
+        return -x;
+    }
+    x * 2
+}
+
+/// The first `k` in `0..n` with `k * k > x`, returned from inside a `for`;
+/// `-1` by a trailing `return`.
+#[gpu_device]
+pub fn ret_for(x: i32, n: i32) -> i32 {
+    for k in 0..n {
+        if k * k > x {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/// Collatz steps from `x` to 1, from a `while`; at 50 steps, `-50`.
+#[gpu_device]
+pub fn ret_while(x: i32) -> i32 {
+    let mut v = x;
+    let mut steps = 0;
+    while v > 1 {
+        if steps == 50 {
+            return -steps;
+        }
+        v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
+        steps += 1;
+    }
+    steps
+}
+
+/// From `match` arms inside a `loop`: the first `k` (counting 0, then by 2
+/// or 1) with `(x + k) % 4 == 0`, or 100 past 10.
+#[gpu_device]
+pub fn ret_loop_match(x: i32) -> i32 {
+    let mut k = 0;
+    loop {
+        match (x + k) % 4 {
+            0 => {
+                return k;
+            }
+            1 => {
+                k += 2;
+            }
+            _ => {
+                k += 1;
+                if k > 10 {
+                    return 100;
+                }
+            }
+        }
+    }
+}
+
+/// A tuple returned from a nested block: `(x / 3, true)` where 3 divides `x`.
+#[gpu_device]
+pub fn ret_tuple(x: i32) -> (i32, bool) {
+    {
+        if x % 3 == 0 {
+            return (x / 3, true);
+        }
+    }
+    (x, false)
+}
+
+/// The sum of the decimal digits, recursively, returning early at one digit.
+#[gpu_device]
+pub fn digit_sum(x: u32) -> u32 {
+    if x < 10 {
+        return x;
+    }
+    x % 10 + digit_sum(x / 10)
+}
+
+/// Each early-returning device function on `x[i]`: `out[6 * i + k]`.
+#[gpu_kernel]
+pub fn early_returns(x: &[i32], out: &mut [i32]) {
+    let i = grid(1);
+    if i < x.len() {
+        let v = x[i];
+        let (t, divides) = ret_tuple(v);
+        out[6 * i] = ret_if(v);
+        out[6 * i + 1] = ret_for(v, 6);
+        out[6 * i + 2] = ret_while(ret_if(v) + 1);
+        out[6 * i + 3] = ret_loop_match(v);
+        out[6 * i + 4] = if divides { t } else { -1000 - t };
+        out[6 * i + 5] = digit_sum((v + 100) as u32 * 37) as i32;
+    }
+}
+
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
+        &early_returns::KERNEL,
         &match_i32::KERNEL,
         &match_u8_bool_loop::KERNEL,
         &match_with_barrier::KERNEL,

@@ -30,6 +30,16 @@ pub const BYTES: [u8; 4] = [0, 1, 128, 255];
 pub const FLAGS: [bool; 3] = [true, false, true];
 /// A 3-D `const` array.
 pub const CUBE: [[[u32; 2]; 2]; 2] = [[[1, 2], [3, 4]], [[5, 6], [7, 8]]];
+/// Constants of and into the types narrower than C's `int` (`i8 i16 u16`),
+/// whose values the CUDA C handles through its generic helpers.
+pub const WIDE_I32: [i32; 4] = [1, -300, 70_000, i32::MIN];
+pub const WIDE_U32: u32 = 70_000;
+/// (A NaN in a `const` once failed to compile: the check that a name is a
+/// `const`, not a `static`, used it in a `match` pattern.)
+pub const WIDE_F32: [f32; 4] = [-1.5, 1e6, f32::NAN, -1e6];
+pub const NARROW_I8: [i8; 4] = [i8::MIN, 127, -5, 3];
+pub const NARROW_I16: [i16; 4] = [i16::MIN, 32_767, -300, 7];
+pub const NARROW_U16: [u16; 4] = [65_535, 0, 300, 9];
 
 // ---------------------------------------------------------------- local arrays, each element type
 
@@ -336,6 +346,39 @@ pub fn const_copies(f64s: &mut [f64], f32s: &mut [f32], u64s: &mut [u64], i64s: 
     }
 }
 
+/// Module constants cast to and computed in `i8`, `i16` and `u16`: four
+/// threads, each writing element `i` of each group of four.
+/// - `o8[i]`, `o16[i]`, `ou16[i]`: `WIDE_I32[i]` cast (truncating);
+/// - `[4 + i]`: `WIDE_F32[i]` cast (saturating, NaN to 0);
+/// - `[8 + i]`: wrapping `*`, `+`, `-` on the narrow constants;
+/// - `[12 + i]`: `/`, `%` (by -1 too), shifts and `!`;
+/// - `wide[i]`: the narrow values and `WIDE_U32` widened to `i64`.
+#[gpu_kernel]
+pub fn const_narrow(o8: &mut [i8], o16: &mut [i16], ou16: &mut [u16], wide: &mut [i64]) {
+    let i = grid(1);
+    if i < 4 {
+        o8[i] = WIDE_I32[i] as i8;
+        o16[i] = WIDE_I32[i] as i16;
+        ou16[i] = WIDE_I32[i] as u16;
+        o8[4 + i] = WIDE_F32[i] as i8;
+        o16[4 + i] = WIDE_F32[i] as i16;
+        ou16[4 + i] = WIDE_F32[i] as u16;
+        o8[8 + i] = NARROW_I8[i] * 3 + NARROW_I8[3 - i];
+        o16[8 + i] = NARROW_I16[i] * 5 - NARROW_I16[3 - i];
+        ou16[8 + i] = NARROW_U16[i] * NARROW_U16[i] + NARROW_U16[3 - i];
+        o8[12 + i] =
+            NARROW_I8[i] / NARROW_I8[(i + 2) % 4] + NARROW_I8[i] % NARROW_I8[(i + 3) % 4] + (NARROW_I8[i] >> 2);
+        o16[12 + i] = (NARROW_I16[i] << 9) + NARROW_I16[i] / -1 + !NARROW_I16[3 - i];
+        ou16[12 + i] = (NARROW_U16[i] >> 3) + !NARROW_U16[i] + NARROW_U16[i] % 7;
+        wide[i] = NARROW_I8[i] as i64 + NARROW_I16[i] as i64 * 1000 + NARROW_U16[i] as i64 * 1_000_000;
+    }
+    if i == 0 {
+        wide[4] = WIDE_U32 as u16 as i64;
+        wide[5] = WIDE_U32 as i16 as i64;
+        wide[6] = WIDE_U32 as i8 as i64;
+    }
+}
+
 /// `FILTER[k]` with a `k` out of range in thread 2.
 #[gpu_kernel]
 pub fn const_oob(k: usize, out: &mut [f32]) {
@@ -382,6 +425,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &device_arrays::KERNEL,
         &conv_filter::KERNEL,
         &const_copies::KERNEL,
+        &const_narrow::KERNEL,
         &const_oob::KERNEL,
     ]
 }

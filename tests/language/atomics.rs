@@ -174,13 +174,16 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
     for (i, &v) in b.iter().enumerate() {
         let o = i * FLOAT_SLOTS;
         let x = &a0[o..o + FLOAT_SLOTS];
-        // min/max: a NaN operand loses; an equal value keeps the old one.
+        // min/max (Numba's): the element stays if either is NaN; nanmin/
+        // nanmax: a NaN operand loses; an equal value keeps the old one.
         let want = [
             ftz(ftz(x[0]) + ftz(v)),
             ftz(ftz(x[1]) - ftz(v)),
-            if x[2].is_nan() || v < x[2] { v } else { x[2] },
-            if x[3].is_nan() || v > x[3] { v } else { x[3] },
+            if v < x[2] { v } else { x[2] },
+            if v > x[3] { v } else { x[3] },
             v,
+            if x[5].is_nan() || v < x[5] { v } else { x[5] },
+            if x[6].is_nan() || v > x[6] { v } else { x[6] },
         ];
         for s in 0..FLOAT_SLOTS {
             assert!(
@@ -217,9 +220,11 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
         let want = [
             x[0] + v,
             x[1] - v,
-            if x[2].is_nan() || v < x[2] { v } else { x[2] },
-            if x[3].is_nan() || v > x[3] { v } else { x[3] },
+            if v < x[2] { v } else { x[2] },
+            if v > x[3] { v } else { x[3] },
             v,
+            if x[5].is_nan() || v < x[5] { v } else { x[5] },
+            if x[6].is_nan() || v > x[6] { v } else { x[6] },
         ];
         for s in 0..FLOAT_SLOTS {
             assert!(same_f64(old[o + s], x[s]), "f64 thread {i} slot {s}");
@@ -234,8 +239,8 @@ fn float_atomics_match_the_host_including_nan_zero_and_subnormals() {
     }
     // A subnormal sum: f32 flushes it, f64 keeps it.
     let tiny = f32::MIN_POSITIVE / 4.0;
-    let mut a = dev(&[tiny, 0.0, 0.0, 0.0, 0.0]);
-    let mut old = zeros::<f32>(5).unwrap();
+    let mut a = dev(&[tiny, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    let mut old = zeros::<f32>(FLOAT_SLOTS).unwrap();
     uncontended_f32![1, 1](&mut a, &dev(&[tiny]), &mut old).unwrap();
     assert_eq!(host(&a)[0].to_bits(), 0, "f32 atomic_add flushes subnormals to +0");
 }

@@ -31,6 +31,7 @@ pub fn cases() -> Vec<common::Case> {
         any => device_functions_use_local_and_const_arrays,
         any => conv_with_a_const_filter,
         any => const_arrays_arrive_bit_for_bit,
+        any => narrow_constants_cast_and_wrap_as_in_rust,
         cpu => const_out_of_range_is_a_fault_with_coordinates,
         any => cuda_c_of_local_and_const_arrays,
         nvrtc => const_arrays_are_in_constant_memory_in_ptx,
@@ -403,6 +404,45 @@ fn const_arrays_arrive_bit_for_bit() {
     want.extend(CUBE.iter().flatten().flatten());
     want.extend(STENCIL.iter().flatten().map(|&v| (v + 100) as u32));
     assert_eq!(small.copy_to_host().unwrap(), want);
+}
+
+/// `const_narrow`'s values, computed here with Rust's wrapping arithmetic
+/// and `as` casts: the CUDA backend once refused the kernel (NVRTC: no
+/// `gj_traits<short>`), while the CPU backend ran it.
+fn narrow_constants_cast_and_wrap_as_in_rust() {
+    let (mut o8, mut o16) = (zeros::<i8>(16).unwrap(), zeros::<i16>(16).unwrap());
+    let (mut ou16, mut wide) = (zeros::<u16>(16).unwrap(), zeros::<i64>(7).unwrap());
+    const_narrow![1, 32](&mut o8, &mut o16, &mut ou16, &mut wide).unwrap();
+    let (a, b, c) = (NARROW_I8, NARROW_I16, NARROW_U16);
+    let mut want8 = vec![0i8; 16];
+    let mut want16 = vec![0i16; 16];
+    let mut wantu16 = vec![0u16; 16];
+    let mut want_wide = vec![0i64; 7];
+    for i in 0..4 {
+        want8[i] = WIDE_I32[i] as i8;
+        want16[i] = WIDE_I32[i] as i16;
+        wantu16[i] = WIDE_I32[i] as u16;
+        want8[4 + i] = WIDE_F32[i] as i8;
+        want16[4 + i] = WIDE_F32[i] as i16;
+        wantu16[4 + i] = WIDE_F32[i] as u16;
+        want8[8 + i] = a[i].wrapping_mul(3).wrapping_add(a[3 - i]);
+        want16[8 + i] = b[i].wrapping_mul(5).wrapping_sub(b[3 - i]);
+        wantu16[8 + i] = c[i].wrapping_mul(c[i]).wrapping_add(c[3 - i]);
+        want8[12 + i] = a[i]
+            .wrapping_div(a[(i + 2) % 4])
+            .wrapping_add(a[i].wrapping_rem(a[(i + 3) % 4]))
+            .wrapping_add(a[i] >> 2);
+        want16[12 + i] = (b[i] << 9).wrapping_add(b[i].wrapping_div(-1)).wrapping_add(!b[3 - i]);
+        wantu16[12 + i] = (c[i] >> 3).wrapping_add(!c[i]).wrapping_add(c[i] % 7);
+        want_wide[i] = a[i] as i64 + b[i] as i64 * 1000 + c[i] as i64 * 1_000_000;
+    }
+    want_wide[4] = WIDE_U32 as u16 as i64;
+    want_wide[5] = WIDE_U32 as i16 as i64;
+    want_wide[6] = WIDE_U32 as i8 as i64;
+    assert_eq!(o8.copy_to_host().unwrap(), want8);
+    assert_eq!(o16.copy_to_host().unwrap(), want16);
+    assert_eq!(ou16.copy_to_host().unwrap(), wantu16);
+    assert_eq!(wide.copy_to_host().unwrap(), want_wide);
 }
 
 fn const_out_of_range_is_a_fault_with_coordinates() {

@@ -282,6 +282,10 @@ fn streams_events_and_pinned_copies() {
     let mut d_y = gpujit::zeros::<f32>(512).unwrap();
     d_y.copy_from_pinned(&pinned_y, &stream).unwrap();
     let (start, end) = (gpujit::event().unwrap(), gpujit::event().unwrap());
+    // Never recorded: the CPU backend's advice, not CUDA's bare
+    // CUDA_ERROR_INVALID_HANDLE.
+    let e = start.elapsed_time(&end).unwrap_err().to_string();
+    assert!(e.contains("call record(&stream) on both events first"), "{e}");
     start.record(&stream).unwrap();
     saxpy![2, 256, &stream](3.0, &d_x, &mut d_y).unwrap();
     saxpy::launch_on(&stream, 2, 256, 1.0, &d_x, &mut d_y).unwrap();

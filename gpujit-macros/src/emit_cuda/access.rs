@@ -17,8 +17,9 @@ impl Emitter<'_> {
         let name = match f {
             AtomicFn::Add => "atomicAdd",
             AtomicFn::Sub => "atomicSub",
-            AtomicFn::Min => "atomicMin",
-            AtomicFn::Max => "atomicMax",
+            // For integers, NaN-ignoring is the same as plain.
+            AtomicFn::Min | AtomicFn::NanMin => "atomicMin",
+            AtomicFn::Max | AtomicFn::NanMax => "atomicMax",
             AtomicFn::Exch => "atomicExch",
             AtomicFn::Cas => "atomicCAS",
             AtomicFn::And => "atomicAnd",
@@ -30,12 +31,16 @@ impl Emitter<'_> {
         let v = vals.last().cloned().unwrap_or_default();
         let ull = "unsigned long long";
         let text = match (f, t) {
-            (AtomicFn::Min | AtomicFn::Max, Scalar::F32 | Scalar::F64) => {
-                let helper = match (f, t) {
-                    (AtomicFn::Min, Scalar::F32) => "gj_atomic_min_f32",
-                    (AtomicFn::Max, Scalar::F32) => "gj_atomic_max_f32",
-                    (AtomicFn::Min, _) => "gj_atomic_min_f64",
-                    _ => "gj_atomic_max_f64",
+            (AtomicFn::Min | AtomicFn::Max | AtomicFn::NanMin | AtomicFn::NanMax, Scalar::F32 | Scalar::F64) => {
+                let helper = match (f, t == Scalar::F32) {
+                    (AtomicFn::Min, true) => "gj_atomic_min_f32",
+                    (AtomicFn::Max, true) => "gj_atomic_max_f32",
+                    (AtomicFn::NanMin, true) => "gj_atomic_nanmin_f32",
+                    (AtomicFn::NanMax, true) => "gj_atomic_nanmax_f32",
+                    (AtomicFn::Min, false) => "gj_atomic_min_f64",
+                    (AtomicFn::Max, false) => "gj_atomic_max_f64",
+                    (AtomicFn::NanMin, false) => "gj_atomic_nanmin_f64",
+                    _ => "gj_atomic_nanmax_f64",
                 };
                 self.helpers.insert(helper);
                 format!("{helper}({place}, {v})")
@@ -48,7 +53,9 @@ impl Emitter<'_> {
             (AtomicFn::Sub, Scalar::I64) => {
                 format!("(long long)atomicAdd(({ull}*){place}, 0ull - ({ull})({v}))")
             }
-            (AtomicFn::Min | AtomicFn::Max, Scalar::I64) => format!("{name}({place}, {v})"),
+            (AtomicFn::Min | AtomicFn::Max | AtomicFn::NanMin | AtomicFn::NanMax, Scalar::I64) => {
+                format!("{name}({place}, {v})")
+            }
             (AtomicFn::Cas, Scalar::I64) => format!(
                 "(long long)atomicCAS(({ull}*){place}, ({ull})({}), ({ull})({v}))",
                 vals[0]

@@ -5,8 +5,8 @@
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::emit_cpu::{self, block_ident, ident};
 use crate::emit_cuda;
@@ -140,19 +140,24 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
         }
     });
     let const_decls: Vec<TokenStream> = const_decls.collect();
-    // Only a `const` may appear in a pattern: this rejects a `static` ("match
-    // bindings cannot shadow statics") without reading it, so that a `static
-    // mut` gets no further errors (reading mutable memory, `unsafe`).
+    // Only a `const` may be borrowed mutably without an error (a temporary
+    // copy): this rejects a `static` ("cannot borrow immutable static item
+    // as mutable", or `unsafe` for a `static mut`) without evaluating the
+    // value, as a `match` pattern would (which refuses a NaN in a `const`).
     let const_checks = k.extern_consts.iter().filter(|c| c.user_item).map(|c| {
         let path = &c.rust_path;
+        // At the name's span, so that rustc's error points at the kernel's use.
+        let span = path
+            .clone()
+            .into_iter()
+            .last()
+            .map_or_else(Span::call_site, |t| t.span());
+        let borrow = quote_spanned! {span=> &mut #path };
         quote! {
             const _: () = {
-                #[allow(unreachable_code, unreachable_patterns, dead_code)]
+                #[allow(dead_code, const_item_mutation)]
                 fn gj_only_consts() {
-                    match loop {} {
-                        #path => {}
-                        _ => {}
-                    }
+                    let _ = #borrow;
                 }
             };
         }

@@ -48,7 +48,9 @@ fn returnify(b: &mut syn::Block) {
     match e {
         SExpr::If(i) if i.else_branch.is_some() => tail_if(i),
         SExpr::Block(blk) if blk.label.is_none() => returnify(&mut blk.block),
-        SExpr::Return(_) => {}
+        // A tail loop is a statement: a value-returning function leaves it
+        // by `return` only (or rustc reports the loop's `()`).
+        SExpr::Return(_) | SExpr::Loop(_) | SExpr::While(_) | SExpr::ForLoop(_) => {}
         other => {
             let span = other.span();
             let value = std::mem::replace(other, SExpr::Verbatim(Default::default()));

@@ -304,6 +304,8 @@ pub enum AtomicFn {
     Sub,
     Min,
     Max,
+    NanMin,
+    NanMax,
     Exch,
     Cas,
     And,
@@ -314,11 +316,13 @@ pub enum AtomicFn {
 }
 
 impl AtomicFn {
-    pub const ALL: [AtomicFn; 11] = [
+    pub const ALL: [AtomicFn; 13] = [
         AtomicFn::Add,
         AtomicFn::Sub,
         AtomicFn::Min,
         AtomicFn::Max,
+        AtomicFn::NanMin,
+        AtomicFn::NanMax,
         AtomicFn::Exch,
         AtomicFn::Cas,
         AtomicFn::And,
@@ -334,6 +338,8 @@ impl AtomicFn {
             AtomicFn::Sub => "sub",
             AtomicFn::Min => "min",
             AtomicFn::Max => "max",
+            AtomicFn::NanMin => "nanmin",
+            AtomicFn::NanMax => "nanmax",
             AtomicFn::Exch => "exch",
             AtomicFn::Cas => "cas",
             AtomicFn::And => "and",
@@ -354,6 +360,8 @@ impl AtomicFn {
             AtomicFn::Sub => "Sub",
             AtomicFn::Min => "Min",
             AtomicFn::Max => "Max",
+            AtomicFn::NanMin => "NanMin",
+            AtomicFn::NanMax => "NanMax",
             AtomicFn::Exch => "Exch",
             AtomicFn::Cas => "Cas",
             AtomicFn::And => "And",
@@ -367,9 +375,13 @@ impl AtomicFn {
     pub fn types(self) -> &'static [Scalar] {
         use Scalar::*;
         match self {
-            AtomicFn::Add | AtomicFn::Sub | AtomicFn::Min | AtomicFn::Max | AtomicFn::Exch => {
-                &[I32, U32, I64, U64, Usize, F32, F64]
-            }
+            AtomicFn::Add
+            | AtomicFn::Sub
+            | AtomicFn::Min
+            | AtomicFn::Max
+            | AtomicFn::NanMin
+            | AtomicFn::NanMax
+            | AtomicFn::Exch => &[I32, U32, I64, U64, Usize, F32, F64],
             AtomicFn::Cas | AtomicFn::And | AtomicFn::Or | AtomicFn::Xor => &[I32, U32, I64, U64, Usize],
             AtomicFn::Inc | AtomicFn::Dec => &[U32],
         }

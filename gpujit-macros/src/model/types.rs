@@ -21,22 +21,24 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// Every scalar type, in declaration order (a unit test of
+    /// `emit_cuda::helpers` checks that none is missing).
+    pub const ALL: [Scalar; 12] = [
+        Scalar::U8,
+        Scalar::I8,
+        Scalar::I16,
+        Scalar::U16,
+        Scalar::I32,
+        Scalar::I64,
+        Scalar::U32,
+        Scalar::U64,
+        Scalar::Usize,
+        Scalar::F32,
+        Scalar::F64,
+        Scalar::Bool,
+    ];
     pub fn from_name(name: &str) -> Option<Scalar> {
-        Some(match name {
-            "u8" => Scalar::U8,
-            "i8" => Scalar::I8,
-            "i16" => Scalar::I16,
-            "u16" => Scalar::U16,
-            "i32" => Scalar::I32,
-            "i64" => Scalar::I64,
-            "u32" => Scalar::U32,
-            "u64" => Scalar::U64,
-            "usize" => Scalar::Usize,
-            "f32" => Scalar::F32,
-            "f64" => Scalar::F64,
-            "bool" => Scalar::Bool,
-            _ => return None,
-        })
+        Scalar::ALL.into_iter().find(|s| s.rust_name() == name)
     }
     pub fn rust_name(self) -> &'static str {
         match self {

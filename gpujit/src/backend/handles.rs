@@ -87,15 +87,20 @@ pub trait EventImpl: Send + Sync + UnwindSafe + RefUnwindSafe + fmt::Debug + Sea
     /// Driver errors.
     fn synchronize(&self) -> Result<()>;
 
-    /// Milliseconds from this event to `end`.
+    /// Milliseconds from this event to `end` (`Event::elapsed_time` has
+    /// checked that both were recorded).
     ///
     /// # Errors
-    /// An event never recorded; driver errors.
+    /// Driver errors.
     fn elapsed_ms(&self, end: &dyn EventImpl) -> Result<f32>;
 
     /// For downcasting by its own backend.
     fn as_any(&self) -> &dyn std::any::Any;
 }
+
+/// What `Event::elapsed_time` says of an event never recorded, on every
+/// backend (CUDA's own error is a bare `CUDA_ERROR_INVALID_HANDLE`).
+pub const NEVER_RECORDED: &str = "an event was never recorded: call record(&stream) on both events first";
 
 /// Page-locked host memory (CPU backend: ordinary memory): zero-filled when
 /// made, at least as many bytes as were asked for, aligned to at least 16

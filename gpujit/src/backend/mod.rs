@@ -16,7 +16,7 @@ mod prepare;
 
 use std::fmt;
 
-pub use handles::{EventImpl, PinnedBuffer, StreamImpl};
+pub use handles::{EventImpl, PinnedBuffer, StreamImpl, NEVER_RECORDED};
 pub use prepare::PreparedLaunch;
 
 use crate::buffer::sealed;

@@ -24,11 +24,17 @@ pub enum AtomicOp<T> {
     Add(T),
     /// `old - v` (wrapping; for floats `old + (-v)`, with `Add`'s flushing).
     Sub(T),
-    /// The smaller of `old` and `v`; for floats, NaN loses (`old` NaN gives
-    /// `v`, `v` NaN keeps `old`) and an equal `v` (`0.0` vs `-0.0`) keeps `old`.
+    /// The smaller of `old` and `v`; for floats, `old` where either is NaN
+    /// (Numba's `cuda.atomic.min`), and an equal `v` (`0.0` vs `-0.0`)
+    /// keeps `old`.
     Min(T),
     /// The larger, with `Min`'s rules.
     Max(T),
+    /// As `Min`, but a NaN loses (Numba's `cuda.atomic.nanmin`): `old` NaN
+    /// gives `v`, `v` NaN keeps `old`. The same as `Min` for integers.
+    NanMin(T),
+    /// The larger, with `NanMin`'s rules.
+    NanMax(T),
     /// `v`.
     Exch(T),
     /// `value` if `old == compare` (bitwise), else `old`.
@@ -81,8 +87,8 @@ macro_rules! atomic_int {
                 match op {
                     AtomicOp::Add(v) => old.wrapping_add(v),
                     AtomicOp::Sub(v) => old.wrapping_sub(v),
-                    AtomicOp::Min(v) => old.min(v),
-                    AtomicOp::Max(v) => old.max(v),
+                    AtomicOp::Min(v) | AtomicOp::NanMin(v) => old.min(v),
+                    AtomicOp::Max(v) | AtomicOp::NanMax(v) => old.max(v),
                     AtomicOp::Exch(v) => v,
                     AtomicOp::Cas { compare, value } => if old == compare { value } else { old },
                     AtomicOp::And(v) => old & v,
@@ -103,8 +109,8 @@ macro_rules! atomic_int {
                 match op {
                     AtomicOp::Add(v) => a.fetch_add(v, r),
                     AtomicOp::Sub(v) => a.fetch_sub(v, r),
-                    AtomicOp::Min(v) => a.fetch_min(v, r),
-                    AtomicOp::Max(v) => a.fetch_max(v, r),
+                    AtomicOp::Min(v) | AtomicOp::NanMin(v) => a.fetch_min(v, r),
+                    AtomicOp::Max(v) | AtomicOp::NanMax(v) => a.fetch_max(v, r),
                     AtomicOp::Exch(v) => a.swap(v, r),
                     AtomicOp::Cas { compare, value } => match a.compare_exchange(compare, value, r, r) {
                         Ok(old) | Err(old) => old,
@@ -144,9 +150,12 @@ macro_rules! atomic_float {
                 match op {
                     AtomicOp::Add(v) => flush(flush(old) + flush(v)),
                     AtomicOp::Sub(v) => flush(flush(old) + flush(-v)),
-                    // `v < old` is false for a NaN `v`; a NaN `old` is replaced.
-                    AtomicOp::Min(v) => if v < old || old.is_nan() { v } else { old },
-                    AtomicOp::Max(v) => if v > old || old.is_nan() { v } else { old },
+                    // `v < old` is false where either is NaN: `old` stays.
+                    AtomicOp::Min(v) => if v < old { v } else { old },
+                    AtomicOp::Max(v) => if v > old { v } else { old },
+                    // A NaN `old` is replaced.
+                    AtomicOp::NanMin(v) => if v < old || old.is_nan() { v } else { old },
+                    AtomicOp::NanMax(v) => if v > old || old.is_nan() { v } else { old },
                     AtomicOp::Exch(v) => v,
                     AtomicOp::Cas { compare, value } => if old.to_bits() == compare.to_bits() { value } else { old },
                     AtomicOp::And(_) | AtomicOp::Or(_) | AtomicOp::Xor(_) | AtomicOp::Inc(_) | AtomicOp::Dec(_) => old,
@@ -211,11 +220,29 @@ mod tests {
     }
 
     #[test]
+    fn nan_ignoring_min_max_of_integers_is_min_max() {
+        assert_eq!(i32::apply(AtomicOp::NanMin(-3), 2), -3);
+        assert_eq!(u64::apply(AtomicOp::NanMax(7), 9), 9);
+        let mut x = 5i64;
+        // SAFETY: `x` is a live, aligned local that nothing else accesses.
+        let old = unsafe { i64::atomic_rmw(&mut x, AtomicOp::NanMax(11)) };
+        assert_eq!((old, x), (5, 11));
+    }
+
+    #[test]
     fn float_min_max_nan_and_zero_rules() {
-        assert_eq!(f32::apply(AtomicOp::Min(1.0), f32::NAN), 1.0);
-        assert!(f32::apply(AtomicOp::Min(f32::NAN), 1.0) == 1.0);
-        assert!(f64::apply(AtomicOp::Max(f64::NAN), 1.0) == 1.0);
-        assert_eq!(f64::apply(AtomicOp::Max(-1.0), f64::NAN), -1.0);
+        // Numba's `cuda.atomic.min`/`max`: the element stays if either is NaN.
+        assert!(f32::apply(AtomicOp::Min(1.0), f32::NAN).is_nan());
+        assert_eq!(f32::apply(AtomicOp::Min(f32::NAN), 1.0), 1.0);
+        assert_eq!(f64::apply(AtomicOp::Max(f64::NAN), 1.0), 1.0);
+        assert!(f64::apply(AtomicOp::Max(-1.0), f64::NAN).is_nan());
+        // `nanmin`/`nanmax`: a NaN loses.
+        assert_eq!(f32::apply(AtomicOp::NanMin(1.0), f32::NAN), 1.0);
+        assert_eq!(f32::apply(AtomicOp::NanMin(f32::NAN), 1.0), 1.0);
+        assert_eq!(f64::apply(AtomicOp::NanMax(f64::NAN), 1.0), 1.0);
+        assert_eq!(f64::apply(AtomicOp::NanMax(-1.0), f64::NAN), -1.0);
+        assert!(f64::apply(AtomicOp::NanMax(f64::NAN), f64::NAN).is_nan());
+        assert!(f32::apply(AtomicOp::NanMin(-0.0), 0.0).is_sign_positive());
         // An equal value keeps the old one, sign of zero included.
         assert!(f32::apply(AtomicOp::Min(-0.0), 0.0).is_sign_positive());
         assert!(f32::apply(AtomicOp::Max(0.0), -0.0).is_sign_negative());

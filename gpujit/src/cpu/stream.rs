@@ -95,9 +95,7 @@ impl EventImpl for CpuEvent {
             } else {
                 -((a - b).as_secs_f32() * 1000.0)
             }),
-            _ => Err(Error::OutOfRange(
-                "an event was never recorded: call record(&stream) on both events first".into(),
-            )),
+            _ => Err(Error::OutOfRange(crate::backend::NEVER_RECORDED.into())),
         }
     }
 

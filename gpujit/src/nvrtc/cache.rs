@@ -17,7 +17,7 @@
 //!   key write the same bytes.
 //! * Failing to read or write the cache is never an error: the compile runs.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -179,7 +179,7 @@ impl Cache {
         };
         let key = key(source, entry, &options, output)?;
         let path = dir.join(format!("{}.{}", hex(&key), extension(output)));
-        if let Some((log, bytes)) = std::fs::read(&path).ok().and_then(|file| decode(&file, &key)) {
+        if let Some((log, bytes)) = read_entry(&path).and_then(|file| decode(&file, &key)) {
             return Ok((bytes, log, true));
         }
         let (bytes, log) = compile(source, entry, &options, output)?;
@@ -190,6 +190,29 @@ impl Cache {
 }
 
 const TEMP_PREFIX: &str = ".tmp-gpujit-";
+
+/// The bytes of a cache entry, where it is a regular file (also through a
+/// symlink). Anything else in its place (a FIFO, a device, a folder) is not
+/// read: it could block forever or never end.
+fn read_entry(path: &Path) -> Option<Vec<u8>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Opening a FIFO waits for a writer unless the open is non-blocking
+        // (which changes nothing for a regular file).
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = options.open(path).ok()?;
+    // The type of what was opened, not of what the path names now.
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
 
 fn extension(output: Output) -> &'static str {
     match output {
@@ -311,6 +334,32 @@ mod tests {
         let mut longer = file.clone();
         longer.push(0);
         assert_eq!(decode(&longer, &key), None, "trailing byte");
+    }
+
+    #[test]
+    fn only_regular_files_are_read_as_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.cubin");
+        std::fs::write(&file, b"entry").unwrap();
+        assert_eq!(read_entry(&file), Some(b"entry".to_vec()));
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("l.cubin");
+            std::os::unix::fs::symlink(&file, &link).unwrap();
+            assert_eq!(read_entry(&link), Some(b"entry".to_vec()), "a symlink to an entry");
+            let fifo = dir.path().join("f.cubin");
+            let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+            assert!(status.success());
+            // Read as a file, this would wait for a writer forever.
+            assert_eq!(read_entry(&fifo), None, "a FIFO");
+            let to_fifo = dir.path().join("lf.cubin");
+            std::os::unix::fs::symlink(&fifo, &to_fifo).unwrap();
+            assert_eq!(read_entry(&to_fifo), None, "a symlink to a FIFO");
+        }
+        let sub = dir.path().join("d.cubin");
+        std::fs::create_dir(&sub).unwrap();
+        assert_eq!(read_entry(&sub), None, "a folder");
+        assert_eq!(read_entry(&dir.path().join("missing.cubin")), None);
     }
 
     #[test]

@@ -8,7 +8,8 @@
 
 use crate::kernels;
 use kernels::control::{
-    match_i32, match_u8_bool_loop, match_with_barrier, rev_barrier_sum, rev_i32, rev_u8, rev_usize, tuple_values,
+    early_returns, match_i32, match_u8_bool_loop, match_with_barrier, rev_barrier_sum, rev_i32, rev_u8, rev_usize,
+    tuple_values,
 };
 use kernels::types::{
     bool_arrays, cast_small, small_scalars, small_shared_and_views, tuple_locals, tuple_params, wrap_i16, wrap_i8,
@@ -98,6 +99,7 @@ pub fn cases() -> Vec<common::Case> {
         any => rev_loops_with_barriers,
         cpu => rev_step_by_zero_is_a_fault,
         any => tuples_as_values,
+        any => device_functions_return_values_early,
         cpu => faults_print_nothing,
         cpu => arithmetic_on_outside_constants_wraps_and_faults,
         cpu => run_away_kernels_stop_at_the_time_limit,

@@ -120,3 +120,65 @@ pub(crate) fn tuples_as_values() {
         .collect();
     assert_eq!(host(&out), want);
 }
+
+/// `early_returns`: each `#[gpu_device]` function that returns a value
+/// early (from an `if`, a `for`, a `while`, `match` arms in a `loop`, a
+/// nested block with a tuple, a recursion), against the same values
+/// computed here without early returns. (These once failed to compile:
+/// rustc's E0069 on gpujit's copy of the function.)
+pub(crate) fn device_functions_return_values_early() {
+    fn first_square_above(x: i32, n: i32) -> i32 {
+        (0..n).find(|k| k * k > x).unwrap_or(-1)
+    }
+    fn collatz(x: i32) -> i32 {
+        let (mut v, mut steps) = (x, 0);
+        while v > 1 && steps < 50 {
+            v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
+            steps += 1;
+        }
+        if v > 1 {
+            -50
+        } else {
+            steps
+        }
+    }
+    fn loop_match(x: i32) -> i32 {
+        let mut k = 0;
+        loop {
+            let r = (x + k) % 4;
+            if r == 0 {
+                break k;
+            } else if r == 1 {
+                k += 2;
+            } else {
+                k += 1;
+                if k > 10 {
+                    break 100;
+                }
+            }
+        }
+    }
+    let x: Vec<i32> = (-50..50).collect();
+    let mut out = zeros::<i32>(6 * x.len()).unwrap();
+    early_returns![2, 64](&dev(&x), &mut out).unwrap();
+    let want: Vec<i32> = x
+        .iter()
+        .flat_map(|&v| {
+            let abs_or_double = if v < 0 { -v } else { v * 2 };
+            let digits: u32 = ((v + 100) as u32 * 37)
+                .to_string()
+                .bytes()
+                .map(|b| (b - b'0') as u32)
+                .sum();
+            [
+                abs_or_double,
+                first_square_above(v, 6),
+                collatz(abs_or_double + 1),
+                loop_match(v),
+                if v % 3 == 0 { v / 3 } else { -1000 - v },
+                digits as i32,
+            ]
+        })
+        .collect();
+    assert_eq!(host(&out), want);
+}
