@@ -282,7 +282,7 @@ pub mod __private {
         with_forced_coroutines, Block, CpuBackend, GlobalMem, IntDiv, IntEuclid, IntRoot, IntRound, Mem, OwnedArg,
         OwnedView, SharedLayout, SharedMem, Space, Thread, View, XRange,
     };
-    pub use crate::cpu::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
+    pub use crate::cpu::{stack_check, threadfence, threadfence_block, AtomicOp, AtomicScalar};
     pub use crate::cpu::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};
     pub use crate::device_fn::{link, reaches_barrier, reaches_recursion, DeviceFn, Piece};
     pub use crate::kernel::typecheck;
@@ -302,6 +302,80 @@ pub mod __private {
     /// thread's stack (a coroutine's is 256 KiB by default). A larger array
     /// is a compile error.
     pub const LOCAL_ARRAY_BYTES: usize = 64 * 1024;
+
+    /// CUDA's constant memory, in bytes: the most that a kernel's (or a
+    /// device function's) `const` arrays may take together. NVRTC's CUBIN
+    /// compile fails past it with a log that names no cause.
+    pub const CONSTANT_MEMORY_BYTES: usize = 64 * 1024;
+
+    /// The size of a value's type (`size_of_val` for a `const` by reference).
+    pub const fn size_of_ref<T>(_: &T) -> usize {
+        core::mem::size_of::<T>()
+    }
+
+    /// A message built during `const` evaluation, where `format!` is not
+    /// available: the compile-time limit checks give their figures with it.
+    pub struct ConstMsg {
+        buf: [u8; 1024],
+        len: usize,
+    }
+
+    impl ConstMsg {
+        /// An empty message.
+        pub const fn new() -> Self {
+            ConstMsg { buf: [0; 1024], len: 0 }
+        }
+
+        /// `s` appended (cut at the buffer's end).
+        pub const fn text(mut self, s: &str) -> Self {
+            let b = s.as_bytes();
+            let mut i = 0;
+            while i < b.len() && self.len < self.buf.len() {
+                self.buf[self.len] = b[i];
+                self.len += 1;
+                i += 1;
+            }
+            self
+        }
+
+        /// `n` in decimal, appended.
+        pub const fn num(mut self, mut n: usize) -> Self {
+            let mut digits = [0u8; 20];
+            let mut k = 0;
+            loop {
+                digits[k] = b'0' + (n % 10) as u8;
+                n /= 10;
+                k += 1;
+                if n == 0 {
+                    break;
+                }
+            }
+            while k > 0 && self.len < self.buf.len() {
+                k -= 1;
+                self.buf[self.len] = digits[k];
+                self.len += 1;
+            }
+            self
+        }
+
+        /// The message (up to the last whole character, if it was cut).
+        pub const fn as_str(&self) -> &str {
+            let (head, _) = self.buf.split_at(self.len);
+            match core::str::from_utf8(head) {
+                Ok(s) => s,
+                Err(e) => match core::str::from_utf8(head.split_at(e.valid_up_to()).0) {
+                    Ok(s) => s,
+                    Err(_) => "",
+                },
+            }
+        }
+    }
+
+    impl Default for ConstMsg {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
 
     /// The larger of `a` and `b` (`Ord::max` is not `const`).
     pub const fn max_usize(a: usize, b: usize) -> usize {

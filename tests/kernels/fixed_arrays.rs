@@ -346,10 +346,17 @@ pub fn const_copies(f64s: &mut [f64], f32s: &mut [f32], u64s: &mut [u64], i64s: 
     }
 }
 
+/// `WIDE_F32[i]`, from a device function (a `const` with a NaN in it).
+#[gpu_device]
+pub fn wide_f32_at(i: usize) -> f32 {
+    WIDE_F32[i]
+}
+
 /// Module constants cast to and computed in `i8`, `i16` and `u16`: four
 /// threads, each writing element `i` of each group of four.
 /// - `o8[i]`, `o16[i]`, `ou16[i]`: `WIDE_I32[i]` cast (truncating);
-/// - `[4 + i]`: `WIDE_F32[i]` cast (saturating, NaN to 0);
+/// - `[4 + i]`: `WIDE_F32[i]` cast (saturating, NaN to 0; for `o16`
+///   through a device function);
 /// - `[8 + i]`: wrapping `*`, `+`, `-` on the narrow constants;
 /// - `[12 + i]`: `/`, `%` (by -1 too), shifts and `!`;
 /// - `wide[i]`: the narrow values and `WIDE_U32` widened to `i64`.
@@ -361,7 +368,7 @@ pub fn const_narrow(o8: &mut [i8], o16: &mut [i16], ou16: &mut [u16], wide: &mut
         o16[i] = WIDE_I32[i] as i16;
         ou16[i] = WIDE_I32[i] as u16;
         o8[4 + i] = WIDE_F32[i] as i8;
-        o16[4 + i] = WIDE_F32[i] as i16;
+        o16[4 + i] = wide_f32_at(i) as i16;
         ou16[4 + i] = WIDE_F32[i] as u16;
         o8[8 + i] = NARROW_I8[i] * 3 + NARROW_I8[3 - i];
         o16[8 + i] = NARROW_I16[i] * 5 - NARROW_I16[3 - i];

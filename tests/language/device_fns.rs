@@ -29,6 +29,8 @@ pub fn cases() -> Vec<common::Case> {
         None => cuda_source_holds_each_device_function_once,
         None => host_code_calls_device_functions,
         nvrtc => kernels_with_device_functions_compile_with_nvrtc,
+        None => recursion_a_hundred_deep_runs_on_every_path,
+        Some(Tool::CpuBackend) => recursion_too_deep_for_the_stack_is_a_fault,
     ]
 }
 
@@ -371,4 +373,71 @@ fn kernels_with_device_functions_compile_with_nvrtc() {
             &sums_via_device_barrier::KERNEL,
         ],
     );
+}
+
+/// `x * (depth + 1)` by recursion, with a 16-element local array in each
+/// frame (the stack a recursion uses up on the CPU backend).
+#[gpu_device]
+fn deep_sum(depth: u32, x: f32) -> f32 {
+    let pad = [x; 16];
+    if depth == 0 {
+        return pad[0];
+    }
+    pad[(depth % 16) as usize] + deep_sum(depth - 1, x)
+}
+
+/// `deep_sum` before a barrier (the coroutine path: a stack per thread).
+#[gpu_kernel]
+fn deep_with_barrier(depth: u32, out: &mut [f32]) {
+    let i = grid(1);
+    let v = deep_sum(depth, 1.0);
+    syncthreads();
+    if i < out.len() {
+        out[i] = v;
+    }
+}
+
+/// `deep_sum` without a barrier (the OS threads' stacks).
+#[gpu_kernel]
+fn deep_without_barrier(depth: u32, out: &mut [f32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = deep_sum(depth, 1.0);
+    }
+}
+
+fn recursion_a_hundred_deep_runs_on_every_path() -> gpujit::Result<()> {
+    let mut out = gpujit::zeros::<f32>(40)?;
+    deep_with_barrier![2, 32](100u32, &mut out)?;
+    assert_eq!(out.copy_to_host()?, vec![101.0; 40]);
+    let mut out = gpujit::zeros::<f32>(40)?;
+    gpujit::__private::with_forced_coroutines(|| deep_with_barrier![2, 32](100u32, &mut out))?;
+    assert_eq!(out.copy_to_host()?, vec![101.0; 40]);
+    let mut out = gpujit::zeros::<f32>(40)?;
+    deep_without_barrier![2, 32](100u32, &mut out)?;
+    assert_eq!(out.copy_to_host()?, vec![101.0; 40]);
+    Ok(())
+}
+
+/// A recursion deeper than the stack is a `KernelFault` that says what to
+/// raise, on a coroutine's stack (which once died with a bare SIGSEGV) and
+/// on an OS thread's (Rust's stack-overflow abort).
+fn recursion_too_deep_for_the_stack_is_a_fault() {
+    let mut out = gpujit::zeros::<f32>(4).unwrap();
+    let r = gpujit::__private::with_forced_coroutines(|| deep_with_barrier![1, 4](200_000u32, &mut out));
+    let (_, _, _, msg) = common::fault_of(r, "deep_with_barrier");
+    assert!(msg.contains("device function `deep_sum`"), "{msg}");
+    assert!(msg.contains("GPUJIT_CPU_STACK_BYTES"), "{msg}");
+    // Not forced, the kernel may run split, on the OS threads' stacks.
+    let r = deep_with_barrier![1, 4](200_000u32, &mut out);
+    let (_, _, _, msg) = common::fault_of(r, "deep_with_barrier");
+    assert!(msg.contains("device function `deep_sum`"), "{msg}");
+    assert!(
+        msg.contains("GPUJIT_CPU_STACK_BYTES") || msg.contains("RUST_MIN_STACK"),
+        "{msg}"
+    );
+    let r = deep_without_barrier![1, 4](50_000_000u32, &mut out);
+    let (_, _, _, msg) = common::fault_of(r, "deep_without_barrier");
+    assert!(msg.contains("device function `deep_sum`"), "{msg}");
+    assert!(msg.contains("the OS thread's stack"), "{msg}");
 }

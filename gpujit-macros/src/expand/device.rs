@@ -85,6 +85,12 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
         _ => TokenStream::new(),
     };
     let local_bytes = crate::emit_cpu::local_bytes_check(k);
+    // Only a function that calls device functions can recurse: it checks
+    // the stack first (a fault, not a crash, where recursion runs too deep).
+    let stack_check = (!k.callees.is_empty()).then(|| {
+        let name = &k.name;
+        quote! { ::gpujit::__private::stack_check(#name); }
+    });
     let body_consts = k.body_consts.iter().map(|c| {
         let n = ident(&c.name);
         let ty = ident(c.ty.rust_name());
@@ -130,10 +136,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
             gj_src.push_str(gj_decl.strip_prefix("static ").unwrap_or(&gj_decl));
         }
     });
-    let const_checks = k.extern_consts.iter().filter(|c| c.user_item).map(|c| {
-        let path = &c.rust_path;
-        quote! { const _: () = if let #path = #path {}; }
-    });
+    let const_checks = super::const_item_checks(k, &format!("device function `{}`", k.name));
     let doc = format!(
         "The machinery of the device function `{}` (see `gpujit::gpu_device`).",
         k.name
@@ -147,7 +150,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
             #[allow(unused_imports)]
             use super::*;
 
-            #(#const_checks)*
+            #const_checks
 
             /// The CUDA C of this device function, linked into each kernel that reaches it.
             pub static GJ_DEVICE: ::gpujit::__private::DeviceFn = ::gpujit::__private::DeviceFn {
@@ -176,6 +179,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel) -> TokenStream {
             /// The CPU backend's version: what one thread does.
             #[inline]
             pub fn gj_cpu(#t: &::gpujit::__private::Thread<'_>, #(#params),*) #ret {
+                #stack_check
                 #(#body_consts)*
                 #local_bytes
                 #copies

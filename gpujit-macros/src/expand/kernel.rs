@@ -5,8 +5,8 @@
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 
 use crate::emit_cpu::{self, block_ident, ident};
 use crate::emit_cuda;
@@ -140,28 +140,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
         }
     });
     let const_decls: Vec<TokenStream> = const_decls.collect();
-    // Only a `const` may be borrowed mutably without an error (a temporary
-    // copy): this rejects a `static` ("cannot borrow immutable static item
-    // as mutable", or `unsafe` for a `static mut`) without evaluating the
-    // value, as a `match` pattern would (which refuses a NaN in a `const`).
-    let const_checks = k.extern_consts.iter().filter(|c| c.user_item).map(|c| {
-        let path = &c.rust_path;
-        // At the name's span, so that rustc's error points at the kernel's use.
-        let span = path
-            .clone()
-            .into_iter()
-            .last()
-            .map_or_else(Span::call_site, |t| t.span());
-        let borrow = quote_spanned! {span=> &mut #path };
-        quote! {
-            const _: () = {
-                #[allow(dead_code, const_item_mutation)]
-                fn gj_only_consts() {
-                    let _ = #borrow;
-                }
-            };
-        }
-    });
+    let const_checks = super::const_item_checks(k, &format!("kernel `{}`", k.name));
 
     // CPU: unpack the arguments, then run the per-thread body.
     let plan = crate::cpu::plan(k);
@@ -264,7 +243,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
             #[allow(unused_imports)]
             use super::*;
 
-            #(#const_checks)*
+            #const_checks
 
             /// The kernel as the runtime sees it (machinery for the launch and for
             /// gpujit's tests; its type is not public API).

@@ -6,8 +6,8 @@
 mod device;
 mod kernel;
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
 
 use crate::emit_cuda;
 use crate::link::{callee_statics, pieces};
@@ -66,4 +66,73 @@ pub fn kernel_source(k: &Kernel, lines: Option<emit_cuda::SourceLines<'_>>) -> O
     Some(quote! {
         gj_src.push_str(&::gpujit::__private::link(#statics, &[#(#helpers),*], #kernel, &[#(#taken),*]));
     })
+}
+
+/// The compile-time checks of the outside `const`s that `k` (a kernel or a
+/// device function, `what`) reads:
+/// - each is a `const`, not a `static` (whose value could change after the
+///   CUDA C was built): only a `const` can be borrowed mutably without an
+///   error (as a temporary copy). This evaluates nothing, as a `match`
+///   pattern would, which refuses a NaN in a `const`.
+/// - its `const` arrays fit CUDA's constant memory (64 KiB), each on its own
+///   (the error at its use) and together (at the first).
+pub fn const_item_checks(k: &Kernel, what: &str) -> TokenStream {
+    let mut out = TokenStream::new();
+    let span_of = |c: &ExternConst| {
+        c.rust_path
+            .clone()
+            .into_iter()
+            .last()
+            .map_or_else(Span::call_site, |t| t.span())
+    };
+    for c in k.extern_consts.iter().filter(|c| c.user_item) {
+        let path = &c.rust_path;
+        let borrow = quote_spanned! {span_of(c)=> &mut #path };
+        out.extend(quote! {
+            const _: () = {
+                #[allow(dead_code, const_item_mutation)]
+                fn gj_only_consts() {
+                    let _ = #borrow;
+                }
+            };
+        });
+    }
+    let arrays: Vec<&ExternConst> = k.extern_consts.iter().filter(|c| c.ndim > 0).collect();
+    let limit = quote! { ::gpujit::__private::CONSTANT_MEMORY_BYTES };
+    let help = "; help: pass a table this large as a `&[T]` parameter (global memory, read through the cache)";
+    for c in &arrays {
+        let path = &c.rust_path;
+        let pre = format!("the `const` array `{}` of {what} takes ", path_text(path));
+        let post = " bytes, more than CUDA's constant memory (";
+        out.extend(quote_spanned! {span_of(c)=>
+            const _: () = {
+                let bytes = ::gpujit::__private::size_of_ref(&#path);
+                if bytes > #limit {
+                    ::core::panic!("{}", ::gpujit::__private::ConstMsg::new().text(#pre).num(bytes).text(#post).num(#limit).text(" bytes)").text(#help).as_str());
+                }
+            };
+        });
+    }
+    if arrays.len() > 1 {
+        let paths = arrays.iter().map(|c| &c.rust_path);
+        let names: Vec<String> = arrays
+            .iter()
+            .map(|c| format!("`{}`", path_text(&c.rust_path)))
+            .collect();
+        let pre = format!("the `const` arrays of {what} ({}) take ", names.join(", "));
+        out.extend(quote_spanned! {span_of(arrays[0])=>
+            const _: () = {
+                let bytes = 0usize #(+ ::gpujit::__private::size_of_ref(&#paths))*;
+                if bytes > #limit {
+                    ::core::panic!("{}", ::gpujit::__private::ConstMsg::new().text(#pre).num(bytes).text(" bytes together, more than CUDA's constant memory (").num(#limit).text(" bytes)").text(#help).as_str());
+                }
+            };
+        });
+    }
+    out
+}
+
+/// A path as its user wrote it, without spaces (`tables::FILTER`).
+fn path_text(path: &TokenStream) -> String {
+    path.to_string().replace(' ', "")
 }

@@ -4,12 +4,12 @@
 //! cannot split at their barriers (see `block.rs`) run here, or any kernel
 //! with barriers under `GPUJIT_CPU_EXEC=coroutines`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
-use corosensei::stack::DefaultStack;
+use corosensei::stack::{DefaultStack, Stack};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use crate::cpu::block::Block;
@@ -22,6 +22,77 @@ pub const DEFAULT_STACK_BYTES: usize = 256 * 1024;
 
 thread_local! {
     static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+    /// The lowest address the running coroutine's code may reach (its
+    /// stack's limit plus [`STACK_MARGIN`]), or 0 on the OS thread's stack.
+    static COROUTINE_FLOOR: Cell<usize> = const { Cell::new(0) };
+    /// The same for the OS thread's own stack, found on first use.
+    static THREAD_FLOOR: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Stack left free below the deepest device-function call: room for the
+/// panic that ends the thread to format its message and unwind.
+const STACK_MARGIN: usize = 64 * 1024;
+
+/// At the entry of a device function that calls device functions (and so
+/// may recurse): where the stack is nearly used up, the thread ends with a
+/// panic (a `KernelFault` naming what to raise) instead of running into the
+/// guard page, which kills the process with a bare SIGSEGV on a coroutine's
+/// stack.
+#[inline]
+pub fn stack_check(function: &'static str) {
+    let probe = 0u8;
+    let here = std::hint::black_box(std::ptr::addr_of!(probe)) as usize;
+    let floor = match COROUTINE_FLOOR.with(Cell::get) {
+        0 => thread_floor(),
+        f => f,
+    };
+    if here < floor {
+        stack_exhausted(function);
+    }
+}
+
+/// The OS thread's [`COROUTINE_FLOOR`]: 1 (no check) where its bounds are
+/// unknown.
+fn thread_floor() -> usize {
+    THREAD_FLOOR.with(|f| {
+        if f.get() == 0 {
+            let probe = 0u8;
+            let here = std::hint::black_box(std::ptr::addr_of!(probe)) as usize;
+            f.set(match stacker::remaining_stack() {
+                Some(left) => here.saturating_sub(left).saturating_add(STACK_MARGIN).max(1),
+                None => 1,
+            });
+        }
+        f.get()
+    })
+}
+
+#[cold]
+#[inline(never)]
+fn stack_exhausted(function: &'static str) -> ! {
+    let raise = if COROUTINE_FLOOR.with(Cell::get) != 0 {
+        "GPUJIT_CPU_STACK_BYTES (the stack of each thread of a kernel with syncthreads(), 256 KiB by default)"
+    } else {
+        "the OS thread's stack (RUST_MIN_STACK for the CPU backend's worker threads, 2 MiB by default; `ulimit -s` for a launch that runs on the main thread)"
+    };
+    panic!("the stack is used up in device function `{function}`: recursion too deep for the CPU backend; raise {raise}, or recurse less deeply");
+}
+
+/// Sets [`COROUTINE_FLOOR`] while a coroutine runs; back to the OS
+/// thread's when dropped.
+struct OnCoroutineStack;
+
+impl OnCoroutineStack {
+    fn enter(floor: usize) -> Self {
+        COROUTINE_FLOOR.with(|f| f.set(floor));
+        OnCoroutineStack
+    }
+}
+
+impl Drop for OnCoroutineStack {
+    fn drop(&mut self) {
+        COROUTINE_FLOOR.with(|f| f.set(0));
+    }
 }
 
 impl<'a> Block<'a> {
@@ -37,6 +108,7 @@ impl<'a> Block<'a> {
         let n = self.thread_count();
         let stack_bytes = self.launch.stack_bytes;
         let mut coros: Vec<Option<Coro>> = Vec::with_capacity(n);
+        let mut floors: Vec<usize> = Vec::with_capacity(n);
         for lin in 0..n {
             let tid = self.tid_of(lin);
             let stack = match StackPool::take(stack_bytes) {
@@ -53,6 +125,7 @@ impl<'a> Block<'a> {
                     return;
                 }
             };
+            floors.push(stack.limit().get().saturating_add(STACK_MARGIN));
             // SAFETY: the closure borrows `self` and `body`, which outlive every
             // coroutine: all of them live in `coros`, which is dropped (after
             // each coroutine completed, or early, which force-unwinds the
@@ -92,7 +165,10 @@ impl<'a> Block<'a> {
             let (mut arrived, mut yes) = (0u64, 0u64);
             for (lin, slot) in coros.iter_mut().enumerate() {
                 let Some(coro) = slot else { continue };
-                match coro.resume(votes) {
+                let on_stack = OnCoroutineStack::enter(floors[lin]);
+                let resumed = coro.resume(votes);
+                drop(on_stack);
+                match resumed {
                     CoroutineResult::Return(()) => {
                         if let Some(done) = slot.take() {
                             StackPool::give_back(done.into_stack());

@@ -62,6 +62,7 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use backend::CpuBackend;
 pub use block::{Block, XRange};
+pub use coro::stack_check;
 pub use ctx::SharedLayout;
 pub use exec::{with_cpu_time_limit, with_forced_coroutines};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
