@@ -98,20 +98,30 @@ pub fn const_item_checks(k: &Kernel, what: &str) -> TokenStream {
         });
     }
     let arrays: Vec<&ExternConst> = k.extern_consts.iter().filter(|c| c.ndim > 0).collect();
-    let limit = quote! { ::gpujit::__private::CONSTANT_MEMORY_BYTES };
-    let help = "; help: pass a table this large as a `&[T]` parameter (global memory, read through the cache)";
-    for c in &arrays {
-        let path = &c.rust_path;
-        let pre = format!("the `const` array `{}` of {what} takes ", path_text(path));
-        let post = " bytes, more than CUDA's constant memory (";
-        out.extend(quote_spanned! {span_of(c)=>
+    // `bytes` (a const expression) within CUDA's constant memory, else a
+    // compile error at `span`: "<what>N<unit>, more than CUDA's constant memory ...".
+    let fits = |span: Span, bytes: TokenStream, what: String, unit: &str| {
+        let limit = quote! { ::gpujit::__private::CONSTANT_MEMORY_BYTES };
+        let rest = " bytes)";
+        let help = "; help: pass a table this large as a `&[T]` parameter (global memory, read through the cache)";
+        quote_spanned! {span=>
             const _: () = {
-                let bytes = ::gpujit::__private::size_of_ref(&#path);
+                let bytes = #bytes;
                 if bytes > #limit {
-                    ::core::panic!("{}", ::gpujit::__private::ConstMsg::new().text(#pre).num(bytes).text(#post).num(#limit).text(" bytes)").text(#help).as_str());
+                    ::core::panic!("{}", ::gpujit::__private::ConstMsg::new().text(#what).num(bytes).text(#unit).text(", more than CUDA's constant memory (").num(#limit).text(#rest).text(#help).as_str());
                 }
             };
-        });
+        }
+    };
+    for c in &arrays {
+        let path = &c.rust_path;
+        let what = format!("the `const` array `{}` of {what} takes ", path_text(path));
+        out.extend(fits(
+            span_of(c),
+            quote! { ::gpujit::__private::size_of_ref(&#path) },
+            what,
+            " bytes",
+        ));
     }
     if arrays.len() > 1 {
         let paths = arrays.iter().map(|c| &c.rust_path);
@@ -119,15 +129,9 @@ pub fn const_item_checks(k: &Kernel, what: &str) -> TokenStream {
             .iter()
             .map(|c| format!("`{}`", path_text(&c.rust_path)))
             .collect();
-        let pre = format!("the `const` arrays of {what} ({}) take ", names.join(", "));
-        out.extend(quote_spanned! {span_of(arrays[0])=>
-            const _: () = {
-                let bytes = 0usize #(+ ::gpujit::__private::size_of_ref(&#paths))*;
-                if bytes > #limit {
-                    ::core::panic!("{}", ::gpujit::__private::ConstMsg::new().text(#pre).num(bytes).text(" bytes together, more than CUDA's constant memory (").num(#limit).text(" bytes)").text(#help).as_str());
-                }
-            };
-        });
+        let what = format!("the `const` arrays of {what} ({}) take ", names.join(", "));
+        let bytes = quote! { 0usize #(+ ::gpujit::__private::size_of_ref(&#paths))* };
+        out.extend(fits(span_of(arrays[0]), bytes, what, " bytes together"));
     }
     out
 }

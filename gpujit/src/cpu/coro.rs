@@ -71,9 +71,12 @@ fn thread_floor() -> usize {
 #[inline(never)]
 fn stack_exhausted(function: &'static str) -> ! {
     let raise = if COROUTINE_FLOOR.with(Cell::get) != 0 {
-        "GPUJIT_CPU_STACK_BYTES (the stack of each thread of a kernel with syncthreads(), 256 KiB by default)"
+        format!(
+            "GPUJIT_CPU_STACK_BYTES (the stack of each thread of a kernel with syncthreads(), {} KiB by default)",
+            DEFAULT_STACK_BYTES / 1024
+        )
     } else {
-        "the OS thread's stack (RUST_MIN_STACK for the CPU backend's worker threads, 2 MiB by default; `ulimit -s` for a launch that runs on the main thread)"
+        "the OS thread's stack (RUST_MIN_STACK for the CPU backend's worker threads, 2 MiB by default; `ulimit -s` for a launch that runs on the main thread)".into()
     };
     panic!("the stack is used up in device function `{function}`: recursion too deep for the CPU backend; raise {raise}, or recurse less deeply");
 }
