@@ -22,7 +22,9 @@
 #   3. examples/gpu_check.rs: kernels vs hand-written CUDA C, grayscale
 #      bandwidth vs a device-to-device copy, launch overhead, first launches,
 #      more than 2^31 threads, float-to-int casts, FMA contraction;
-#   4. the test suite with GPUJIT_BACKEND=cuda (cargo test --workspace
+#   4. a batch of the fuzzer's kernels (fuzz/) on the GPU (GPUJIT_FUZZ_GPU=1)
+#      against every CPU path, the host C and NVRTC;
+#   5. the test suite with GPUJIT_BACKEND=cuda (cargo test --workspace
 #      --release, or each prebuilt test binary in its package's folder).
 # Exits non-zero when a row says FAIL.
 set -uo pipefail
@@ -124,6 +126,26 @@ cat "${RESULTS}/measure.txt" >> "${DETAILS}" 2> /dev/null
 while IFS= read -r line; do
     [[ "${line}" == ROW\|* ]] && ROWS+=("${line#ROW|}")
 done < "${RESULTS}/rows.txt"
+
+# A batch of the fuzzer's kernels (fuzz/, its default seed and count): every
+# CPU path, the host C and NVRTC against, on a GPU, the real device
+# (GPUJIT_FUZZ_GPU=1), else the driver double.
+log "fuzz batch"
+fuzz_env=(GPUJIT_FUZZ_SHRINK=0)
+[[ -z "${SMALL}" ]] && fuzz_env+=(GPUJIT_FUZZ_GPU=1)
+if [[ -n "${PREBUILT}" ]]; then
+    read -r _ fuzz_dir fuzz_bin < <(grep '^fuzz ' "${PREBUILT}/tests.txt")
+    (cd "${fuzz_dir}" && env -u GPUJIT_BACKEND "${fuzz_env[@]}" timeout 600 "${PREBUILT}/${fuzz_bin}") \
+        > "${RESULTS}/fuzz.txt" 2>&1
+else
+    env -u GPUJIT_BACKEND "${fuzz_env[@]}" timeout 600 cargo test --workspace --release --test fuzz \
+        > "${RESULTS}/fuzz.txt" 2>&1
+fi
+fuzz_status=$?
+cat "${RESULTS}/fuzz.txt" >> "${DETAILS}"
+fuzz_summary="$(grep -E '^fuzz: [0-9]+ kernels' "${RESULTS}/fuzz.txt" | tail -n 1)"
+if [[ "${fuzz_status}" == 0 && -n "${fuzz_summary}" ]]; then fuzz_verdict=pass; else fuzz_verdict=FAIL; fi
+row "fuzz batch: $([[ -z "${SMALL}" ]] && echo GPU || echo double) = CPU backend" "${fuzz_summary:-no summary line (details file)}" "0 mismatches" "${fuzz_verdict}"
 
 # The test suite, last (the longest step).
 run_suite() {

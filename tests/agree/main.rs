@@ -10,14 +10,10 @@
 //! Without `g++` the tests are reported as ignored, unless
 //! `GPUJIT_REQUIRE_CXX=1` (set by `.ci/run`) makes that a failure.
 
-use std::ffi::c_void;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use gpujit::__private::ScalarValue;
-use gpujit::__private::{KernelArg, KernelDef, ParamKind};
-use gpujit::KernelScalar;
-use gpujit::{DeviceArray, DeviceScalar, ScalarType};
+use gpujit::__private::KernelDef;
 
 #[path = "../kernels/deep.rs"]
 #[rustfmt::skip] // generated, and too deep for rustfmt to finish
@@ -46,6 +42,8 @@ use kernels::*;
 #[macro_use]
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/host.rs"]
+mod host;
 
 mod adversarial;
 mod arith;
@@ -66,6 +64,7 @@ use atomics::*;
 use control::*;
 use cxx::*;
 use harness::*;
+use host::*;
 use int_methods::*;
 use math::*;
 use memory::*;
@@ -83,6 +82,7 @@ fn main() -> std::process::ExitCode {
             include_str!("main.rs"),
             include_str!("harness.rs"),
             include_str!("cxx.rs"),
+            include_str!("../common/host.rs"),
             include_str!("arith.rs"),
             include_str!("control.rs"),
             include_str!("memory.rs"),
