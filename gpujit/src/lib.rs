@@ -297,6 +297,11 @@ pub mod __private {
         offset.div_ceil(align) * align
     }
 
+    /// CUDA's static shared memory per block, in bytes (48 KiB): the most a
+    /// kernel's shared arrays may take together, a compile error past it
+    /// (and, should a layout ever differ, a launch error on both backends).
+    pub const MAX_SHARED_BYTES: usize = crate::cpu::MAX_SHARED_BYTES;
+
     /// The most bytes of local arrays (`let a = [0.0f32; N];`) one kernel or
     /// device function may declare: the CPU backend keeps them on the
     /// thread's stack (a coroutine's is 256 KiB by default). A larger array

@@ -114,6 +114,7 @@ pub fn emit(k: &Kernel, block_body: TokenStream) -> CpuCode {
     // Shared arrays belong to the block: one view each, made once per block.
     body.extend(shared_views(k));
     body.extend(block_body);
+    prelude.extend(shared_bytes_check(k, &end));
     CpuCode {
         prelude,
         shared_bytes: end,
@@ -182,6 +183,31 @@ pub(crate) fn local_bytes_check(k: &Kernel) -> TokenStream {
     let span = k.local_arrays[0].span;
     quote_spanned! {span=>
         const _: () = ::core::assert!(0usize #(+ ::core::mem::size_of::<#tys>())* <= ::gpujit::__private::LOCAL_ARRAY_BYTES, #msg);
+    }
+}
+
+/// A compile-time check that the shared arrays of `k`, laid out to `end`
+/// bytes, fit CUDA's static shared memory per block (48 KiB), or nothing if
+/// it declares none. (NVRTC's CUBIN compile would fail only at load, and the
+/// launch checks it on both backends too.)
+fn shared_bytes_check(k: &Kernel, end: &TokenStream) -> TokenStream {
+    let Some(first) = k.shared.first() else {
+        return TokenStream::new();
+    };
+    let arrays: Vec<String> = k
+        .shared
+        .iter()
+        .map(|sh| format!("`{}`: {}", sh.label, sh.rust_type.to_string().replace(' ', "")))
+        .collect();
+    let msg = format!(
+        "the shared arrays of kernel `{}` ({}) take more than the 49152 bytes (48 KiB) of static shared memory a CUDA block may have; help: use smaller tiles, fewer shared arrays or a narrower element type",
+        k.name,
+        arrays.join(", ")
+    );
+    // At the first array's type, where rustc reports a failure.
+    let span = first.rust_type.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span());
+    quote_spanned! {span=>
+        const _: () = ::core::assert!(#end <= ::gpujit::__private::MAX_SHARED_BYTES, #msg);
     }
 }
 

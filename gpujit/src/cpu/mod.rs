@@ -65,6 +65,7 @@ pub use block::{Block, XRange};
 pub use coro::stack_check;
 pub use ctx::SharedLayout;
 pub use exec::{with_cpu_time_limit, with_forced_coroutines};
+pub(crate) use exec::MAX_SHARED_BYTES;
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::{IntEuclid, IntRoot, IntRound};
