@@ -192,8 +192,10 @@ unsafe fn read_args(kernel: &Kernel, params: *mut *mut c_void) -> Result<Vec<u64
 /// (48 KiB unless raised by `cuFuncSetAttribute`), a null argument pointer or
 /// a non-null `extra`; `CUDA_ERROR_INVALID_HANDLE` for an unknown function;
 /// `CUDA_ERROR_ILLEGAL_ADDRESS` (sticky) when an array argument does not
-/// cover its extents in live memory of this device, reported by this call or,
-/// with `GPUJIT_DOUBLE_DEFER=1`, by the next synchronization.
+/// cover its extents in live memory of this device or the kernel touches the
+/// guard page of an allocation (reads or writes past an array's end),
+/// reported by this call or, with `GPUJIT_DOUBLE_DEFER=1`, by the next
+/// synchronization; `CUDA_ERROR_LAUNCH_FAILED` (sticky) for a `__trap()`.
 ///
 /// # Safety
 /// `params` as CUDA requires: one pointer per kernel parameter, each to a

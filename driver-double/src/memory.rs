@@ -21,12 +21,12 @@
 //! * past the end: every access from the first byte after the buffer up to the
 //!   guard's size (the buffer's size rounded up to pages, at least 64 KiB, at
 //!   most 1 GiB);
-//! * before the start: only accesses that skip the slack between the leading
-//!   guard and the buffer (the buffer's size rounded up to pages, minus its
-//!   size), up to the guard's size further down;
-//! * further away: whatever lies there (another mapping, so a silent
-//!   corruption, or nothing, so a crash of the process: a fault outside a guard
-//!   page is never hidden).
+//! * before the start: only accesses more than the slack below it (the
+//!   buffer's size rounded up to pages, minus its size: the mapped bytes in
+//!   front of it), up to the guard's size further down;
+//! * further away: whatever lies there: another allocation's guard (also an
+//!   illegal address), other memory (a silent corruption), or nothing (the
+//!   process dies: a fault outside a guard page is never hidden).
 //!
 //! Placing the end at the guard costs CUDA's 256-byte alignment: a buffer is
 //! aligned to the largest power of two that divides its size (up to a page).
@@ -34,10 +34,12 @@
 //! least the element size of an array of any type (its size is a multiple of
 //! it), which is all the emitted kernels rely on. Real GPUs map memory in
 //! pages of 64 KiB and more and do not fault on a small overrun at all; the
-//! double is stricter on purpose. Pinned host memory has no guards (kernels
-//! never get it), and when the host refuses a mapping (e.g. the process's map
-//! count limit) a device allocation falls back to unguarded heap memory, with
-//! one note on stderr.
+//! double is stricter on purpose. Only device allocations are guarded: a
+//! kernel's `__shared__` arrays (statics of its compiled module), local
+//! arrays (its thread's stack) and `__constant__` arrays are not, and neither
+//! is pinned host memory (kernels never get it). When the host refuses a
+//! mapping (e.g. past the process's limit on mappings) a device allocation
+//! falls back to unguarded heap memory, with one note on stderr.
 
 use std::alloc::Layout;
 use std::collections::{BTreeMap, HashMap, VecDeque};
