@@ -76,13 +76,29 @@ pub fn run(d: &mut Driver, ctx: usize, l: &Launch) -> Result<(), CuResult> {
     }
     let mut slots = l.args.clone();
     let mut ptrs: Vec<*mut c_void> = slots.iter_mut().map(|s| (s as *mut u64).cast::<c_void>()).collect();
+    let threads = d.config.threads;
+    let guards = d.memory.guard_table();
+    let mut fault = 0u64;
     // SAFETY: the launcher was generated for this signature: it reads one
     // value of each parameter's C type from each slot (8 bytes, aligned, the
     // value at its start on this little-endian host); every pointer argument
     // was checked above to cover the elements its extents allow the kernel to
-    // read (kernels that index past their extents are not protected, as on a
-    // GPU); no memory is freed meanwhile (we hold the driver lock).
-    let r = unsafe { (l.kernel.launch)(l.grid.as_ptr(), l.block.as_ptr(), ptrs.as_mut_ptr(), d.config.threads) };
+    // read; an access past an array's end reaches a guard page, which the
+    // launcher turns into a fault of the launch (see `memory`), and the guard
+    // table it searches (`guards.len() / 2` pairs) stays unchanged and alive
+    // while it runs, as does all memory: we hold the driver lock. `fault` is
+    // valid for one write.
+    let r = unsafe {
+        (l.kernel.launch)(
+            l.grid.as_ptr(),
+            l.block.as_ptr(),
+            ptrs.as_mut_ptr(),
+            threads,
+            guards.as_ptr(),
+            (guards.len() / 2) as u64,
+            &mut fault,
+        )
+    };
     match r {
         0 => Ok(()),
         // `__trap()`: on a GPU an unspecified launch failure, sticky for the context.
@@ -90,10 +106,55 @@ pub fn run(d: &mut Driver, ctx: usize, l: &Launch) -> Result<(), CuResult> {
             eprintln!("gpujit-driver-double: kernel `{name}`: a thread executed __trap(): CUDA_ERROR_LAUNCH_FAILED");
             Err(CUDA_ERROR_LAUNCH_FAILED)
         }
+        // A guard page: on a GPU an access to unmapped memory, sticky too.
+        3 => {
+            eprintln!(
+                "gpujit-driver-double: kernel `{name}`: a thread accessed {fault:#x}, {}: CUDA_ERROR_ILLEGAL_ADDRESS",
+                describe_fault(d, l, fault)
+            );
+            Err(CUDA_ERROR_ILLEGAL_ADDRESS)
+        }
         _ => {
             eprintln!("gpujit-driver-double: kernel `{name}`: the host could not start its threads");
             Err(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
         }
+    }
+}
+
+/// Where a faulting address lies: how far past the end (or before the
+/// start) of which allocation, and the array arguments that point into it.
+fn describe_fault(d: &Driver, l: &Launch, addr: u64) -> String {
+    let Some(hit) = d.memory.guard_hit(addr) else {
+        return "in a guard page".to_string();
+    };
+    let args: Vec<String> = l
+        .kernel
+        .sig
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            matches!(p.ty, CType::Pointer { .. }) && (hit.base..=hit.base + hit.size as u64).contains(&l.args[*i])
+        })
+        .map(|(_, p)| format!("`{}`", p.name))
+        .collect();
+    let whose = match args.len() {
+        0 => String::new(),
+        1 => format!(", argument {}", args[0]),
+        _ => format!(", arguments {}", args.join(", ")),
+    };
+    if hit.after {
+        format!(
+            "offset {} of the {}-byte allocation at {:#x}, past its end{whose}",
+            hit.distance + hit.size as u64,
+            hit.size,
+            hit.base
+        )
+    } else {
+        format!(
+            "{} bytes before the {}-byte allocation at {:#x}{whose}",
+            hit.distance, hit.size, hit.base
+        )
     }
 }
 
@@ -131,8 +192,10 @@ unsafe fn read_args(kernel: &Kernel, params: *mut *mut c_void) -> Result<Vec<u64
 /// (48 KiB unless raised by `cuFuncSetAttribute`), a null argument pointer or
 /// a non-null `extra`; `CUDA_ERROR_INVALID_HANDLE` for an unknown function;
 /// `CUDA_ERROR_ILLEGAL_ADDRESS` (sticky) when an array argument does not
-/// cover its extents in live memory of this device, reported by this call or,
-/// with `GPUJIT_DOUBLE_DEFER=1`, by the next synchronization.
+/// cover its extents in live memory of this device or the kernel touches the
+/// guard page of an allocation (reads or writes past an array's end),
+/// reported by this call or, with `GPUJIT_DOUBLE_DEFER=1`, by the next
+/// synchronization; `CUDA_ERROR_LAUNCH_FAILED` (sticky) for a `__trap()`.
 ///
 /// # Safety
 /// `params` as CUDA requires: one pointer per kernel parameter, each to a

@@ -13,7 +13,10 @@
 //!   a host address. Every pointer a copy, memset, free or launch gets is
 //!   checked against the live allocations: a bad or freed pointer is
 //!   `CUDA_ERROR_INVALID_VALUE` at the call (`CUDA_ERROR_ILLEGAL_ADDRESS`,
-//!   sticky, if it goes bad before the stream runs the work).
+//!   sticky, if it goes bad before the stream runs the work). Each device
+//!   allocation ends at a `PROT_NONE` guard page: a kernel that reads or
+//!   writes past the end of an array is `CUDA_ERROR_ILLEGAL_ADDRESS`, sticky,
+//!   and the process lives on (see `memory` for what is caught and what not).
 //! * **Streams and events** (`stream`) run their work in order, at once, or
 //!   with `GPUJIT_DOUBLE_DEFER=1` only when something synchronizes.
 //! * **Modules** (`module`) carry their CUDA C source (the forwarding NVRTC
@@ -22,7 +25,13 @@
 //! * **Launches** (`launch`) check CUDA's limits and every array argument
 //!   against its extents and run the kernel on the host: blocks in parallel
 //!   unless the kernel has `__shared__` arrays, a block's threads as OS
-//!   threads when it calls `__syncthreads`, else in a loop.
+//!   threads when it calls `__syncthreads`, else in a loop. While a kernel
+//!   runs, a `SIGSEGV`/`SIGBUS` handler turns an access to a guard page into
+//!   the end of that CUDA thread and an illegal address for the launch; any
+//!   other fault goes to the handler installed before (or kills the process).
+//!   A context with a kernel fault keeps returning its error, as CUDA's does,
+//!   until it is destroyed (`cuCtxDestroy`, the last release of a primary
+//!   context, `cuDevicePrimaryCtxReset`); a new context works.
 //!
 //! Environment (read at the first driver call):
 //!

@@ -4,17 +4,48 @@
 //! host-compiled kernels can dereference it. Every allocation is in a
 //! registry; copies, memsets, frees and launches check their pointers against
 //! it and fail with CUDA's error code instead of touching memory that is not
-//! a live allocation. Freed blocks go to a quarantine first (up to 256 MiB),
-//! so that a stale pointer is recognised as freed rather than landing in a
-//! newer allocation at the same address.
+//! a live allocation. Freed blocks go to a quarantine first (up to 256 MiB
+//! and 4096 blocks), so that a stale pointer is recognised as freed rather
+//! than landing in a newer allocation at the same address.
 //!
 //! Fresh device memory is filled with `0xA5` bytes, not zeros: `cuMemAlloc`
 //! does not clear memory, and a backend that forgets to must not pass here.
+//!
+//! **Guard pages.** Each device allocation is a mapping of its own,
+//! `[guard][data pages][guard]`, with both guards `PROT_NONE` and the buffer
+//! placed so that it *ends* exactly where the trailing guard begins. A kernel
+//! that reads or writes one element past the end of an array touches the
+//! guard; the launcher (`module::RUNNER`) turns that fault into the end of the
+//! faulting CUDA thread and the launch fails with `CUDA_ERROR_ILLEGAL_ADDRESS`,
+//! as a GPU reports an access to unmapped memory. What is caught and what not:
+//! * past the end: every access from the first byte after the buffer up to the
+//!   guard's size (the buffer's size rounded up to pages, at least 64 KiB, at
+//!   most 1 GiB);
+//! * before the start: only accesses more than the slack below it (the
+//!   buffer's size rounded up to pages, minus its size: the mapped bytes in
+//!   front of it), up to the guard's size further down;
+//! * further away: whatever lies there: another allocation's guard (also an
+//!   illegal address), other memory (a silent corruption), or nothing (the
+//!   process dies: a fault outside a guard page is never hidden).
+//!
+//! Placing the end at the guard costs CUDA's 256-byte alignment: a buffer is
+//! aligned to the largest power of two that divides its size (up to a page).
+//! That is 256 bytes or more when the size is a multiple of 256, and always at
+//! least the element size of an array of any type (its size is a multiple of
+//! it), which is all the emitted kernels rely on. Real GPUs map memory in
+//! pages of 64 KiB and more and do not fault on a small overrun at all; the
+//! double is stricter on purpose. Only device allocations are guarded: a
+//! kernel's `__shared__` arrays (statics of its compiled module), local
+//! arrays (its thread's stack) and `__constant__` arrays are not, and neither
+//! is pinned host memory (kernels never get it). When the host refuses a
+//! mapping (e.g. past the process's limit on mappings) a device allocation
+//! falls back to unguarded heap memory, with one note on stderr.
 
 use std::alloc::Layout;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::ffi::c_void;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::errors::*;
 use crate::state::{entry, put, Driver};
@@ -23,32 +54,131 @@ use crate::stream::{HostSrc, Op};
 /// The byte fresh device memory is filled with.
 pub const FILL: u8 = 0xA5;
 const QUARANTINE_BYTES: usize = 256 << 20;
+/// Freed blocks kept at most: each guarded one holds three memory mappings,
+/// and Linux allows a process 65530 by default.
+const QUARANTINE_BLOCKS: usize = 4096;
+/// The smallest and largest guard (bytes of address space, no memory).
+const GUARD_MIN: usize = 64 << 10;
+const GUARD_MAX: usize = 1 << 30;
 
-/// Host memory owned by one allocation.
-struct Block {
-    ptr: NonNull<u8>,
-    layout: Layout,
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if p > 0 {
+        p as usize
+    } else {
+        4096
+    }
 }
 
-// SAFETY: `Block` is a uniquely owned heap allocation (like `Box<[u8]>`);
-// every access to its bytes happens under the driver lock.
+/// Host memory owned by one allocation.
+enum Block {
+    /// Heap memory: pinned host memory, and device memory when no mapping
+    /// could be made.
+    Heap { ptr: NonNull<u8>, layout: Layout },
+    /// Device memory in a mapping of its own: `guard` bytes of `PROT_NONE`,
+    /// the data pages, `guard` bytes of `PROT_NONE`; `base` is where the
+    /// buffer starts, so that it ends at the trailing guard.
+    Guarded {
+        map: NonNull<u8>,
+        map_len: usize,
+        guard: usize,
+        base: NonNull<u8>,
+    },
+}
+
+// SAFETY: `Block` is a uniquely owned allocation (like `Box<[u8]>`); every
+// access to its bytes from the driver happens under the driver lock.
 unsafe impl Send for Block {}
 
 impl Block {
-    fn new(size: usize, align: usize) -> Option<Block> {
+    fn heap(size: usize, align: usize) -> Option<Block> {
         let layout = Layout::from_size_align(size.max(1), align).ok()?;
         // SAFETY: the layout's size is not zero.
         let ptr = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
-        Some(Block { ptr, layout })
+        Some(Block::Heap { ptr, layout })
+    }
+
+    /// A guarded mapping for `size` bytes, `None` when the host refuses it.
+    fn guarded(size: usize) -> Option<Block> {
+        let page = page_size();
+        let data = size.max(1).checked_next_multiple_of(page)?;
+        let guard = data.clamp(GUARD_MIN, GUARD_MAX).next_multiple_of(page);
+        let map_len = guard.checked_mul(2)?.checked_add(data)?;
+        // SAFETY: a new private anonymous mapping at an address of the
+        // kernel's choosing: no existing memory is affected.
+        let map = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                map_len,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if map == libc::MAP_FAILED {
+            return None;
+        }
+        let map = NonNull::new(map.cast::<u8>())?;
+        // SAFETY: `[map + guard, map + guard + data)` lies inside the mapping
+        // just made (`map_len = 2 * guard + data`), which nothing else uses.
+        let data_start = unsafe { map.as_ptr().add(guard) };
+        // SAFETY: as above: the data pages of our own mapping.
+        if unsafe { libc::mprotect(data_start.cast(), data, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
+            // SAFETY: the whole mapping made above, unmapped once.
+            unsafe { libc::munmap(map.as_ptr().cast(), map_len) };
+            return None;
+        }
+        // SAFETY: `size <= data`: the buffer's start is inside the data pages.
+        let base = NonNull::new(unsafe { data_start.add(data - size) })?;
+        Some(Block::Guarded {
+            map,
+            map_len,
+            guard,
+            base,
+        })
+    }
+
+    fn ptr(&self) -> *mut u8 {
+        match self {
+            Block::Heap { ptr, .. } => ptr.as_ptr(),
+            Block::Guarded { base, .. } => base.as_ptr(),
+        }
+    }
+
+    /// The leading and trailing guard, as `[start, end)` address ranges.
+    fn guards(&self) -> Option<[(u64, u64); 2]> {
+        match *self {
+            Block::Heap { .. } => None,
+            Block::Guarded {
+                map, map_len, guard, ..
+            } => {
+                let (start, end) = (map.as_ptr() as u64, map.as_ptr() as u64 + map_len as u64);
+                Some([(start, start + guard as u64), (end - guard as u64, end)])
+            }
+        }
     }
 }
 
 impl Drop for Block {
     fn drop(&mut self) {
-        // SAFETY: allocated in `Block::new` with this very layout, freed once.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) }
+        match *self {
+            // SAFETY: allocated in `Block::heap` with this very layout, freed once.
+            Block::Heap { ptr, layout } => unsafe { std::alloc::dealloc(ptr.as_ptr(), layout) },
+            Block::Guarded { map, map_len, .. } => {
+                // SAFETY: the mapping made in `Block::guarded`, unmapped once;
+                // no kernel runs (we hold the driver lock) and no pointer into
+                // it is used after a free (every use is checked against the
+                // registry first).
+                unsafe { libc::munmap(map.as_ptr().cast(), map_len) };
+            }
+        }
     }
 }
+
+/// Whether the note about a refused guard mapping was printed.
+static UNGUARDED_NOTED: AtomicBool = AtomicBool::new(false);
 
 /// One allocation: device memory (`cuMemAlloc*`) or pinned host memory (`cuMemHostAlloc`).
 pub struct Alloc {
@@ -63,7 +193,7 @@ pub struct Alloc {
 
 impl Alloc {
     fn base(&self) -> u64 {
-        self.block.ptr.as_ptr() as u64
+        self.block.ptr() as u64
     }
 }
 
@@ -75,6 +205,21 @@ pub struct Memory {
     /// Bytes in use per device, against `capacity`.
     used: HashMap<i32, usize>,
     pub capacity: usize,
+    /// The guard pages of the live allocations, sorted `[start, end)` pairs
+    /// flattened (what the launcher's fault handler searches); `None` after
+    /// an allocation or free, until the next launch asks.
+    guard_table: Option<Vec<u64>>,
+}
+
+/// A fault address in the guard of a live allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GuardHit {
+    pub base: u64,
+    pub size: usize,
+    /// Bytes from the buffer's end to the address (`false`: from the address
+    /// to the buffer's start).
+    pub after: bool,
+    pub distance: u64,
 }
 
 /// How a checked range failed.
@@ -112,6 +257,7 @@ impl Memory {
             quarantined: 0,
             used: HashMap::new(),
             capacity,
+            guard_table: None,
         }
     }
 
@@ -125,10 +271,25 @@ impl Memory {
         if size > isize::MAX as usize / 2 {
             return Err(CUDA_ERROR_OUT_OF_MEMORY);
         }
-        let block = Block::new(size, if pinned { 4096 } else { 256 }).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
+        let block = if pinned {
+            Block::heap(size, 4096)
+        } else {
+            Block::guarded(size).or_else(|| {
+                if !UNGUARDED_NOTED.swap(true, Ordering::Relaxed) {
+                    eprintln!(
+                        "gpujit-driver-double: cannot map guard pages ({}); device allocations \
+                         without them are not checked for out-of-bounds accesses",
+                        std::io::Error::last_os_error()
+                    );
+                }
+                Block::heap(size, 256)
+            })
+        }
+        .ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
+        self.guard_table = None;
         if !pinned {
-            // SAFETY: the block holds at least `size` bytes.
-            unsafe { std::ptr::write_bytes(block.ptr.as_ptr(), FILL, size) };
+            // SAFETY: the block holds at least `size` bytes from its start.
+            unsafe { std::ptr::write_bytes(block.ptr(), FILL, size) };
             *self.used.entry(device).or_default() += size;
         }
         let a = Alloc {
@@ -205,6 +366,7 @@ impl Memory {
             _ => return Err(CUDA_ERROR_INVALID_VALUE),
         }
         let a = self.live.remove(&base).expect("checked above");
+        self.guard_table = None;
         if !a.pinned {
             if let Some(u) = self.used.get_mut(&a.device) {
                 *u -= a.size;
@@ -212,7 +374,7 @@ impl Memory {
         }
         self.quarantined += a.size;
         self.quarantine.push_back(a);
-        while self.quarantined > QUARANTINE_BYTES {
+        while self.quarantined > QUARANTINE_BYTES || self.quarantine.len() > QUARANTINE_BLOCKS {
             match self.quarantine.pop_front() {
                 Some(old) => self.quarantined -= old.size,
                 None => break,
@@ -232,6 +394,41 @@ impl Memory {
         for (b, pinned) in bases {
             let _ = self.free(b, pinned);
         }
+    }
+
+    /// The guard pages of every live allocation, sorted `[start, end)` pairs
+    /// flattened into one slice.
+    pub fn guard_table(&mut self) -> &[u64] {
+        let live = &self.live;
+        self.guard_table.get_or_insert_with(|| {
+            // Allocations do not overlap and each one's guards lie inside its
+            // own mapping, so their order by base is the guards' order.
+            live.values()
+                .filter_map(|a| a.block.guards())
+                .flatten()
+                .flat_map(|(start, end)| [start, end])
+                .collect()
+        })
+    }
+
+    /// The live allocation whose guard holds address `p`.
+    pub fn guard_hit(&self, p: u64) -> Option<GuardHit> {
+        self.live.values().find_map(|a| {
+            let [lead, trail] = a.block.guards()?;
+            let hit = |after, distance| GuardHit {
+                base: a.base(),
+                size: a.size,
+                after,
+                distance,
+            };
+            if (lead.0..lead.1).contains(&p) {
+                Some(hit(false, a.base() - p))
+            } else if (trail.0..trail.1).contains(&p) {
+                Some(hit(true, p - (a.base() + a.size as u64)))
+            } else {
+                None
+            }
+        })
     }
 
     /// `(free, total)` bytes of a device.
@@ -618,5 +815,49 @@ mod tests {
         assert!(m.is_pinned(p + 2, 8) && !m.is_pinned(p + 2, 9));
         m.free_context(7);
         assert!(!m.is_pinned(p, 1));
+    }
+
+    #[test]
+    fn device_buffers_end_at_a_guard_page() {
+        let mut m = Memory::new(1 << 30);
+        let page = page_size() as u64;
+        for (size, align) in [(40usize, 8u64), (3, 1), (1024, 1024), (4096, 4096), (10_000, 16)] {
+            let a = m.alloc(1, 0, size, false).unwrap();
+            assert_eq!(a % align, 0, "{size} bytes at {a:#x}");
+            let table = m.guard_table().to_vec();
+            let end = a + size as u64;
+            // The trailing guard starts at the buffer's end.
+            assert!(table.chunks(2).any(|g| g[0] == end && g[1] > end), "{table:x?}");
+            assert_eq!(
+                m.guard_hit(end),
+                Some(GuardHit {
+                    base: a,
+                    size,
+                    after: true,
+                    distance: 0
+                })
+            );
+            assert_eq!(m.guard_hit(end - 1), None, "the last byte is data");
+            let lead = (a - (a % page)) - 1;
+            assert!(matches!(m.guard_hit(lead), Some(GuardHit { after: false, .. })));
+            // SAFETY: the first and last byte of a live allocation.
+            unsafe {
+                assert_eq!(*(a as *const u8), FILL);
+                *((end - 1) as *mut u8) = 7;
+            }
+        }
+        let table = m.guard_table().to_vec();
+        // Sorted and disjoint (neighbouring mappings may touch).
+        assert!(table.windows(2).all(|w| w[0] <= w[1]), "{table:x?}");
+        assert!(table.chunks(2).all(|g| g[0] < g[1]), "{table:x?}");
+        assert_eq!(table.len(), 5 * 4);
+        // Pinned memory has none; a free drops the allocation's guards.
+        let p = m.alloc(1, 0, 40, true).unwrap();
+        assert_eq!(m.guard_hit(p + 40), None);
+        let first = m.live.keys().copied().find(|&b| b != p).unwrap();
+        m.free(first, false).unwrap();
+        assert_eq!(m.guard_table().len(), 4 * 4);
+        m.free_context(1);
+        assert!(m.guard_table().is_empty());
     }
 }

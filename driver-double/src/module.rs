@@ -31,23 +31,130 @@ const SHIM: &str = include_str!("../shim.h");
 /// `__shared__` arrays, which the shim keeps in statics), and in each block the
 /// threads, as OS threads meeting at a barrier when the kernel calls
 /// `__syncthreads`, else one after another.
+///
+/// While the threads run, a `SIGSEGV`/`SIGBUS` handler is installed: a fault
+/// at an address in a guard page of a live device allocation (the table the
+/// driver passes, see `memory`), taken by a thread while it runs the kernel's
+/// body, ends that CUDA thread (`siglongjmp` back to `thread_body`), records
+/// the address, and makes the launch an illegal address: no further block
+/// starts, and the driver returns `CUDA_ERROR_ILLEGAL_ADDRESS`. Any other
+/// fault goes to the handler that was installed before (Rust's, which tells a
+/// stack overflow and otherwise restores the default action) or, where there
+/// was none, to the default action: the process dies as it would have.
 const RUNNER: &str = r#"
 #include <atomic>
+#include <csetjmp>
+#include <csignal>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 namespace gj_double {
+// The guard pages of the live device allocations, sorted [start, end) pairs,
+// for the length of one launch (launches are serialized by the driver lock,
+// and no allocation changes while one runs).
+static const unsigned long long* gj_guards = nullptr;
+static unsigned long long gj_nguards = 0;
+// The first guard address a kernel thread touched in this launch, 0 if none.
+static std::atomic<unsigned long long> gj_fault_addr{0};
+// Where a fault in the kernel's body resumes this thread; null outside it.
+static thread_local sigjmp_buf* gj_fault_jmp = nullptr;
+static struct sigaction gj_old_segv, gj_old_bus;
+
+static bool in_guard(unsigned long long a) {
+    unsigned long long lo = 0, hi = gj_nguards;
+    while (lo < hi) {
+        const unsigned long long mid = lo + (hi - lo) / 2;
+        if (gj_guards[2 * mid] <= a) lo = mid + 1; else hi = mid;
+    }
+    return lo > 0 && a < gj_guards[2 * (lo - 1) + 1];
+}
+
+// Async-signal-safe: reads the table (plain memory, unchanged during the
+// launch), then this thread's jump buffer (set before the body runs, so its
+// TLS exists), an atomic compare-exchange, siglongjmp, sigaction.
+static void on_fault(int sig, siginfo_t* info, void* uc) {
+    const unsigned long long a = (unsigned long long)info->si_addr;
+    if (in_guard(a) && gj_fault_jmp != nullptr) {
+        unsigned long long none = 0;
+        gj_fault_addr.compare_exchange_strong(none, a);
+        siglongjmp(*gj_fault_jmp, 1);
+    }
+    const struct sigaction& old = sig == SIGBUS ? gj_old_bus : gj_old_segv;
+    if (old.sa_flags & SA_SIGINFO) {
+        if (old.sa_sigaction != nullptr) {
+            old.sa_sigaction(sig, info, uc);
+            return;
+        }
+    } else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+        old.sa_handler(sig);
+        return;
+    }
+    // No handler before ours: the default action. Returning re-runs the
+    // faulting access, which now ends the process.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, nullptr);
+}
+
+// Installs `on_fault` for one launch and puts the previous handlers back.
+struct fault_handler {
+    fault_handler(const unsigned long long* guards, unsigned long long n) {
+        gj_guards = guards;
+        gj_nguards = n;
+        gj_fault_addr.store(0);
+        struct sigaction sa {};
+        sa.sa_sigaction = on_fault;
+        // SA_ONSTACK: on a thread with an alternate signal stack (Rust's
+        // threads), a stack overflow still reaches Rust's handler.
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGSEGV, &sa, &gj_old_segv);
+        sigaction(SIGBUS, &sa, &gj_old_bus);
+    }
+    ~fault_handler() {
+        sigaction(SIGSEGV, &gj_old_segv, nullptr);
+        sigaction(SIGBUS, &gj_old_bus, nullptr);
+        gj_guards = nullptr;
+        gj_nguards = 0;
+    }
+};
+
 // Runs one thread of the kernel; a `__trap()` ends it (and, through
-// `gj_trapped`, the launch: no further block starts).
+// `gj_trapped`, the launch: no further block starts), and so does an access
+// to a guard page (`on_fault` jumps back here). The jump skips only the
+// kernel's frames, whose locals (scalars and arrays of scalars) have no
+// destructors; the emitted code takes no locks.
 template <class Body>
 void thread_body(const Body& body) {
-    try {
-        body();
-    } catch (const gj_trapped_t&) {
+    sigjmp_buf resume;
+    // 0: the signal mask is not saved (a syscall per CUDA thread); the fault
+    // path unblocks the signal itself.
+    if (sigsetjmp(resume, 0) == 0) {
+        gj_fault_jmp = &resume;
+        // The body cannot see `gj_fault_jmp`, so without these fences the
+        // compiler may move the store past the body's accesses (or drop it).
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        try {
+            body();
+        } catch (const gj_trapped_t&) {
+        }
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+    } else {
+        sigset_t s;
+        sigemptyset(&s);
+        sigaddset(&s, SIGSEGV);
+        sigaddset(&s, SIGBUS);
+        pthread_sigmask(SIG_UNBLOCK, &s, nullptr);
+        gj_trapped.store(true);
     }
+    gj_fault_jmp = nullptr;
 }
-// 0: done; 1: the host could not start its threads; 2: a thread trapped.
+// 0: done; 1: the host could not start its threads; 2: a thread trapped;
+// 3: a thread touched a guard page (the first such address in `*fault`).
 template <class Body>
-int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsigned workers, const Body& body) {
+int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsigned workers,
+        const unsigned long long* guards, unsigned long long nguards, unsigned long long* fault, const Body& body) {
     try {
         std::lock_guard<std::mutex> one_launch_at_a_time(gj_launch_mutex);
         gj_trapped.store(false);
@@ -55,6 +162,7 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
         blockDim = {b[0], b[1], b[2]};
         const unsigned long long blocks = (unsigned long long)g[0] * g[1] * g[2];
         const unsigned n = b[0] * b[1] * b[2];
+        fault_handler handler(guards, nguards);
         auto block = [&](unsigned long long i) {
             if (gj_trapped.load()) return;
             const uint3 bi = {(unsigned)(i % g[0]), (unsigned)(i / g[0] % g[1]), (unsigned)(i / g[0] / g[1])};
@@ -91,6 +199,10 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
         } else {
             for (unsigned long long i = 0; i < blocks; i++) block(i);
         }
+        if (const unsigned long long a = gj_fault_addr.load()) {
+            *fault = a;
+            return 3;
+        }
         return gj_trapped.load() ? 2 : 0;
     } catch (...) {
         return 1;
@@ -99,7 +211,7 @@ int run(const unsigned* g, const unsigned* b, bool barrier, bool parallel, unsig
 }
 "#;
 /// Changes whenever the generated C++ changes, so that old cache entries are not reused.
-const BUILD_VERSION: &str = "gpujit-driver-double build 2; g++ -std=c++20 -O2";
+const BUILD_VERSION: &str = "gpujit-driver-double build 3; g++ -std=c++20 -O2";
 
 /// A kernel parameter's C type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -332,7 +444,7 @@ pub fn translation_unit(source: &str, sigs: &[Signature]) -> String {
             .map(|(i, p)| format!("*({}*)args[{i}]", p.c_type()))
             .collect();
         t.push_str(&format!(
-            "extern \"C\" __attribute__((visibility(\"default\"))) int gj_double_launch_{name}(const unsigned* g, const unsigned* b, void** args, unsigned workers) {{\n    return gj_double::run(g, b, {barrier}, {parallel}, workers, [&] {{ gj_module::{name}({args}); }});\n}}\n",
+            "extern \"C\" __attribute__((visibility(\"default\"))) int gj_double_launch_{name}(const unsigned* g, const unsigned* b, void** args, unsigned workers, const unsigned long long* guards, unsigned long long nguards, unsigned long long* fault) {{\n    return gj_double::run(g, b, {barrier}, {parallel}, workers, guards, nguards, fault, [&] {{ gj_module::{name}({args}); }});\n}}\n",
             name = s.name,
             args = args.join(", "),
         ));
@@ -428,8 +540,12 @@ pub fn build(tu: &str) -> Result<PathBuf, (CuResult, String)> {
     result
 }
 
-/// The launcher every kernel of a compiled module exports.
-pub type LaunchFn = unsafe extern "C" fn(*const u32, *const u32, *mut *mut c_void, u32) -> c_int;
+/// The launcher every kernel of a compiled module exports: grid, block,
+/// argument slots, worker threads, the guard table (sorted `[start, end)`
+/// pairs) and its length in pairs, and where the first faulting guard address
+/// goes.
+pub type LaunchFn =
+    unsafe extern "C" fn(*const u32, *const u32, *mut *mut c_void, u32, *const u64, u64, *mut u64) -> c_int;
 
 /// A kernel ready to run: its signature and launcher, and the library that holds it.
 pub struct Kernel {

@@ -60,6 +60,37 @@ fn mix(flag: bool, k: i64, s: u8, f: f32, out: &mut [i64]) {
     }
 }
 
+/// Issue #19's store: one element past the end in every thread past `a.len()`.
+#[gpu_kernel]
+fn store_past_end(a: &mut [f32]) {
+    a[grid(1)] = 1.0;
+}
+
+/// The same between barriers (a block's threads as OS threads).
+#[gpu_kernel]
+fn store_past_end_synced(a: &mut [f32]) {
+    syncthreads();
+    a[grid(1)] = 2.0;
+    syncthreads();
+}
+
+/// A load one element past the end of `x` when `x` is no longer than `out`.
+#[gpu_kernel]
+fn load_shifted(x: &[f32], out: &mut [f32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = x[i + 1];
+    }
+}
+
+/// A store `k` elements from the start of `a` (thread 0 only).
+#[gpu_kernel]
+fn store_at(k: usize, a: &mut [f32]) {
+    if grid(1) == 0 {
+        a[k] = 3.0;
+    }
+}
+
 // ------------------------------------------------------------------ helpers (child side)
 
 fn code<T: std::fmt::Debug>(r: Result<T, DriverError>) -> CUresult {
@@ -487,6 +518,124 @@ fn deferred_streams() {
     }
 }
 
+fn launch_1d(
+    s: &Arc<CudaStream>,
+    f: &CudaFunction,
+    arrays: &mut [&mut cudarc::driver::CudaSlice<f32>],
+    grid: u32,
+    block: u32,
+) -> Result<(), DriverError> {
+    let lens: Vec<u64> = arrays.iter().map(|a| a.len() as u64).collect();
+    let mut l = s.launch_builder(f);
+    for (a, n) in arrays.iter_mut().zip(&lens) {
+        l.arg(&mut **a).arg(n);
+    }
+    let cfg = LaunchConfig {
+        grid_dim: (grid, 1, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: each array is passed with its length, as the kernels take them;
+    // what the kernels do with them is the test.
+    unsafe { l.launch(cfg) }.map(|_| ())
+}
+
+/// Asserts that a launch faulted with an illegal address: at the call, or
+/// with `GPUJIT_DOUBLE_DEFER=1` at the next synchronization (the launch
+/// itself succeeds, as an asynchronous launch does on a GPU).
+fn assert_illegal_address(r: Result<(), DriverError>, s: &Arc<CudaStream>) {
+    if std::env::var("GPUJIT_DOUBLE_DEFER").as_deref() == Ok("1") {
+        r.expect("deferred: the launch itself succeeds");
+    } else {
+        assert_eq!(code(r), CUresult::CUDA_ERROR_ILLEGAL_ADDRESS);
+    }
+    assert_eq!(code(s.synchronize()), CUresult::CUDA_ERROR_ILLEGAL_ADDRESS, "sticky");
+}
+
+/// A kernel that reads or writes past the end of an array reaches the guard
+/// page behind it: `CUDA_ERROR_ILLEGAL_ADDRESS`, sticky for the context as on
+/// a GPU, and the process lives on. Once the context is gone (the last
+/// release of the primary context destroys it, as CUDA's does), a new one
+/// runs kernels again.
+fn out_of_bounds_accesses_are_illegal_addresses() {
+    let cases: [(&gpujit::__private::KernelDef, &[usize], u32, u32); 4] = [
+        // One block, its threads one after another on the launching thread.
+        (&store_past_end::KERNEL, &[10], 1, 16),
+        // Blocks in parallel on the double's worker threads.
+        (&store_past_end::KERNEL, &[50], 4, 16),
+        // A block's threads as OS threads meeting at barriers.
+        (&store_past_end_synced::KERNEL, &[10], 1, 16),
+        (&load_shifted::KERNEL, &[10, 10], 1, 16),
+    ];
+    for (k, lens, grid, block) in cases {
+        let (ctx, s) = ctx0();
+        let f = load_ptx(&ctx, k);
+        let mut arrays: Vec<_> = lens.iter().map(|&n| s.alloc_zeros::<f32>(n).unwrap()).collect();
+        let mut refs: Vec<_> = arrays.iter_mut().collect();
+        assert_illegal_address(launch_1d(&s, &f, &mut refs, grid, block), &s);
+        assert_eq!(
+            code(s.alloc_zeros::<f32>(4)),
+            CUresult::CUDA_ERROR_ILLEGAL_ADDRESS,
+            "{}: sticky",
+            k.entry
+        );
+        // Everything of the context is dropped here (the frees fail, sticky,
+        // and cudarc records the errors), then the context itself.
+    }
+    let (ctx, s) = ctx0();
+    let f = load_ptx(&ctx, &load_shifted::KERNEL);
+    let host: Vec<f32> = (0..11).map(|i| i as f32 * 1.5).collect();
+    let mut x = s.clone_htod(&host).unwrap();
+    let mut out = s.alloc_zeros::<f32>(10).unwrap();
+    launch_1d(&s, &f, &mut [&mut x, &mut out], 1, 16).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(s.clone_dtoh(&out).unwrap(), host[1..], "a fresh context runs kernels");
+    // In bounds up to the last element: no fault.
+    let f = load_ptx(&ctx, &store_past_end::KERNEL);
+    let mut a = s.alloc_zeros::<f32>(64).unwrap();
+    launch_1d(&s, &f, &mut [&mut a], 4, 16).unwrap();
+    assert_eq!(s.clone_dtoh(&a).unwrap(), [1.0; 64]);
+}
+
+/// A fault that is not in a guard page is not the double's to hide: the
+/// process dies of it. Runs `helper_store_far_out_of_bounds` in a child.
+fn faults_outside_guard_pages_still_crash() {
+    use std::os::unix::process::ExitStatusExt;
+    let out = Command::new(std::env::current_exe().unwrap())
+        .env("GJ_DOUBLE_CASE", "helper_store_far_out_of_bounds")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // SIGBUS where x86 reports the non-canonical address as a stack-segment
+    // fault (the compiler may address the array through %rbp).
+    assert!(
+        matches!(out.status.signal(), Some(libc::SIGSEGV | libc::SIGBUS)),
+        "{}: {stderr}",
+        out.status
+    );
+    assert!(!stderr.contains("ILLEGAL_ADDRESS"), "{stderr}");
+}
+
+/// A store 2^45 elements past the start of a 10-element array: far from
+/// every allocation (here: not even a canonical address).
+fn store_far_out_of_bounds() {
+    let (ctx, s) = ctx0();
+    let f = load_ptx(&ctx, &store_at::KERNEL);
+    let mut a = s.alloc_zeros::<f32>(10).unwrap();
+    let (k, n) = (1u64 << 45, 10u64);
+    let mut l = s.launch_builder(&f);
+    l.arg(&k).arg(&mut a).arg(&n);
+    let cfg = LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (1, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: matching arguments; the wild store is the test (it must kill this process).
+    let r = unsafe { l.launch(cfg) };
+    let _ = s.synchronize();
+    panic!("the process survived a wild store: {r:?}");
+}
+
 fn two_devices() {
     assert_eq!(CudaContext::device_count().unwrap(), 2);
     let c0 = CudaContext::new(0).unwrap();
@@ -589,12 +738,40 @@ fn cases() -> Vec<Case> {
             NvrtcAndCxx,
         ),
         c(
+            "out_of_bounds_accesses_are_illegal_addresses",
+            out_of_bounds_accesses_are_illegal_addresses,
+            &[],
+            NvrtcAndCxx,
+        ),
+        c(
+            "out_of_bounds_accesses_are_illegal_addresses_deferred",
+            out_of_bounds_accesses_are_illegal_addresses,
+            &[("GPUJIT_DOUBLE_DEFER", "1")],
+            NvrtcAndCxx,
+        ),
+        c(
+            "faults_outside_guard_pages_still_crash",
+            faults_outside_guard_pages_still_crash,
+            &[],
+            NvrtcAndCxx,
+        ),
+        c(
             "two_devices",
             two_devices,
             &[("GPUJIT_DOUBLE_DEVICES", "2")],
             NvrtcAndCxx,
         ),
     ]
+}
+
+/// Cases that only other cases run (in a child of their own), never the harness.
+fn helper_cases() -> Vec<Case> {
+    vec![Case {
+        name: "helper_store_far_out_of_bounds",
+        run: store_far_out_of_bounds,
+        env: &[],
+        needs: Needs::NvrtcAndCxx,
+    }]
 }
 
 /// The built double: next to this test binary (`target/<profile>/deps`) or one folder up.
@@ -648,7 +825,11 @@ fn real_nvrtc() -> Option<PathBuf> {
 
 fn main() -> ExitCode {
     if let Ok(name) = std::env::var("GJ_DOUBLE_CASE") {
-        let case = cases().into_iter().find(|c| c.name == name).expect("known case");
+        let case = cases()
+            .into_iter()
+            .chain(helper_cases())
+            .find(|c| c.name == name)
+            .expect("known case");
         (case.run)();
         return ExitCode::SUCCESS;
     }

@@ -89,6 +89,21 @@ fn no_recursion(out: &mut [u32]) {
     }
 }
 
+/// Issue #19's store: no bounds check, so threads past `a.len()` store past its end.
+#[gpu_kernel]
+fn store_past_end(a: &mut [f32]) {
+    a[grid(1)] = 1.0;
+}
+
+/// Reads one element past the end of `x` when `x` is no longer than `out`.
+#[gpu_kernel]
+fn load_shifted(x: &[f32], out: &mut [f32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = x[i + 1];
+    }
+}
+
 fn mix_host(rows: usize, cols: usize) -> Vec<f64> {
     (0..rows * cols)
         .map(|i| i as f64 * 0.5 + 1.25 + (-3.0) + 7.0 + 4e9 + 5e10)
@@ -199,6 +214,67 @@ fn illegal_address_names_the_kernel() {
     assert!(err.to_string().contains("sticky"), "{err}");
     // Sticky: later calls fail too, with an error, never a panic.
     assert!(gpujit::synchronize().is_err());
+}
+
+/// Asserts that `err` is the CUDA backend's illegal-address fault of `kernel`.
+fn assert_illegal_address(err: &gpujit::Error, kernel: &str) {
+    match err {
+        gpujit::Error::DeviceFault { kernel: k, name, code } => {
+            assert_eq!(
+                (k.as_str(), name.as_str(), *code),
+                (kernel, "CUDA_ERROR_ILLEGAL_ADDRESS", 700),
+                "{err}"
+            );
+        }
+        other => panic!("expected Error::DeviceFault, got {other}"),
+    }
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!(
+            "kernel `{kernel}` faulted on the GPU with CUDA_ERROR_ILLEGAL_ADDRESS (700)"
+        )) && text.contains("sticky"),
+        "{text}"
+    );
+}
+
+/// A real out-of-bounds store (the double's guard page behind every device
+/// array, not an injected fault): an illegal address naming the kernel, the
+/// process lives on, and the context stays faulted (sticky, as on a GPU:
+/// CUDA keeps returning the error until the context is destroyed, and gpujit
+/// keeps its context for the process).
+fn out_of_bounds_store_is_an_illegal_address() {
+    backend_is_cuda();
+    let mut a = gpujit::zeros::<f32>(10).unwrap();
+    store_past_end![1, 10](&mut a).unwrap();
+    assert_eq!(a.copy_to_host().unwrap(), [1.0; 10], "in bounds: no fault");
+    let err = store_past_end![1, 16](&mut a)
+        .and_then(|()| gpujit::synchronize())
+        .unwrap_err();
+    assert_illegal_address(&err, "store_past_end");
+    // Sticky: every later call fails, with an error, never a crash.
+    let again = a.copy_to_host().unwrap_err();
+    assert!(matches!(again, gpujit::Error::DeviceFault { code: 700, .. }), "{again}");
+    assert!(store_past_end![1, 10](&mut a)
+        .and_then(|()| gpujit::synchronize())
+        .is_err());
+    assert!(gpujit::zeros::<f32>(4).is_err());
+}
+
+/// A load one element past the end of an array, after a launch that reads
+/// up to its last element.
+fn out_of_bounds_load_is_an_illegal_address() {
+    backend_is_cuda();
+    let host: Vec<f32> = (0..11).map(|i| i as f32 * 0.5).collect();
+    let x = gpujit::to_device(&host).unwrap();
+    let mut out = gpujit::zeros::<f32>(10).unwrap();
+    load_shifted![1, 16](&x, &mut out).unwrap();
+    assert_eq!(out.copy_to_host().unwrap(), host[1..]);
+    let short = gpujit::to_device(&host[..10]).unwrap();
+    let err = load_shifted![1, 16](&short, &mut out)
+        .and_then(|()| out.copy_to_host().map(drop))
+        .unwrap_err();
+    assert_illegal_address(&err, "load_shifted");
+    assert!(gpujit::synchronize().is_err(), "sticky");
 }
 
 /// `step_by(0)` traps on CUDA (the CPU backend reports a `KernelFault`
@@ -427,6 +503,21 @@ fn child_cases() -> Vec<Case> {
             name: "illegal_address_names_the_kernel",
             env: &[("GPUJIT_DOUBLE_FAIL", "illegal-address")],
             run: illegal_address_names_the_kernel,
+        },
+        Case {
+            name: "out_of_bounds_store_is_an_illegal_address",
+            env: &[],
+            run: out_of_bounds_store_is_an_illegal_address,
+        },
+        Case {
+            name: "out_of_bounds_store_is_an_illegal_address_deferred",
+            env: &[("GPUJIT_DOUBLE_DEFER", "1")],
+            run: out_of_bounds_store_is_an_illegal_address,
+        },
+        Case {
+            name: "out_of_bounds_load_is_an_illegal_address",
+            env: &[],
+            run: out_of_bounds_load_is_an_illegal_address,
         },
         Case {
             name: "a_zero_step_is_a_sticky_launch_failure",
