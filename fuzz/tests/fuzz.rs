@@ -43,6 +43,11 @@ pub struct FuzzCase {
     /// The tolerance of float outputs in ulps: 0 (bit for bit) unless the
     /// kernel calls a transcendental function.
     pub ulps: u64,
+    /// Where the CPU backend reports an index out of bounds, the double must
+    /// report an illegal address (false when the kernel may also divide by
+    /// zero, which the host cannot survive, or read past an end into a value
+    /// a compiler may drop).
+    pub faults_on_double: bool,
     pub args: Vec<ArgSpec>,
 }
 
@@ -399,69 +404,100 @@ fn check(cases: &[FuzzCase]) -> Report {
         Some(common::DriverDouble::find().expect("probed by the harness"))
     };
     let child_path = if on_gpu() { GPU } else { DOUBLE };
-    let on_double: Vec<&&FuzzCase> = clean.iter().filter(|_| paths.contains(&DOUBLE)).collect();
-    let halves: Vec<Vec<&str>> = (0..2)
-        .map(|h| on_double.iter().skip(h).step_by(2).map(|c| c.name).collect())
-        .collect();
-    let children: Vec<_> = halves
+    // Kernels that fault on the CPU with an index past an array's end (by a
+    // store, see `faults_on_double`) must fault on the double too, as an
+    // illegal address: each in a child of its own, as the error is sticky. (A GPU need not fault on a small overrun: not
+    // there.)
+    let oob: Vec<&FuzzCase> = cases
         .iter()
-        .filter(|names| !names.is_empty())
-        .map(|names| {
-            let mut cmd = Command::new(std::env::current_exe().expect("this binary"));
-            if let Some(d) = &double {
-                d.configure(&mut cmd);
-            }
-            cmd.env("GPUJIT_BACKEND", "cuda").env(CHILD, names.join(","));
-            cmd.stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped());
-            (names.clone(), cmd.spawn().expect("start a child on the driver double"))
+        .filter(|c| {
+            !on_gpu()
+                && c.faults_on_double
+                && reference[c.name]
+                    .as_ref()
+                    .is_err_and(|e| e.contains("is out of bounds for"))
         })
         .collect();
-    for (names, child) in children {
-        let out = child.wait_with_output().expect("the child's output");
-        let text = String::from_utf8_lossy(&out.stdout);
-        let mut seen = Vec::new();
-        for line in text.lines().filter_map(|l| l.strip_prefix(RESULT)) {
-            let mut parts = line.splitn(3, ' ');
-            let (Some(name), Some(kind), rest) = (parts.next(), parts.next(), parts.next().unwrap_or("")) else {
-                continue;
-            };
-            let Some(case) = clean.iter().find(|c| c.name == name) else {
-                continue;
-            };
-            seen.push(name.to_string());
-            runs += 1;
-            let got: Outcome = match kind {
-                "ok" if rest.is_empty() => Ok(Vec::new()),
-                "ok" => Ok(rest.split(',').map(unhex).collect()),
-                _ => Err(rest.to_string()),
-            };
-            if let Some(detail) = differ(case, &args_of[name], &reference[name], &got) {
+    let on_child: Vec<&&FuzzCase> = clean.iter().filter(|_| paths.contains(&DOUBLE)).collect();
+    let mut jobs: Vec<Vec<&str>> = (0..2)
+        .map(|h| on_child.iter().skip(h).step_by(2).map(|c| c.name).collect())
+        .collect();
+    if paths.contains(&DOUBLE) {
+        jobs.extend(oob.iter().map(|c| vec![c.name]));
+    }
+    jobs.retain(|names| !names.is_empty());
+    // Two at a time (the double compiles with g++: two cores).
+    for pair in jobs.chunks(2) {
+        let children: Vec<_> = pair
+            .iter()
+            .map(|names| {
+                let mut cmd = Command::new(std::env::current_exe().expect("this binary"));
+                if let Some(d) = &double {
+                    d.configure(&mut cmd);
+                }
+                cmd.env("GPUJIT_BACKEND", "cuda").env(CHILD, names.join(","));
+                cmd.stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped());
+                (names, cmd.spawn().expect("start a child on the driver double"))
+            })
+            .collect();
+        for (names, child) in children {
+            let out = child.wait_with_output().expect("the child's output");
+            let text = String::from_utf8_lossy(&out.stdout);
+            let mut seen = Vec::new();
+            for line in text.lines().filter_map(|l| l.strip_prefix(RESULT)) {
+                let mut parts = line.splitn(3, ' ');
+                let (Some(name), Some(kind), rest) = (parts.next(), parts.next(), parts.next().unwrap_or("")) else {
+                    continue;
+                };
+                let Some(case) = cases.iter().find(|c| c.name == name) else {
+                    continue;
+                };
+                seen.push(name.to_string());
+                runs += 1;
+                let got: Outcome = match kind {
+                    "ok" if rest.is_empty() => Ok(Vec::new()),
+                    "ok" => Ok(rest.split(',').map(unhex).collect()),
+                    _ => Err(rest.to_string()),
+                };
+                let problem = match &reference[name] {
+                    Ok(_) => differ(case, &args_of[name], &reference[name], &got),
+                    Err(_) if got.as_ref().is_err_and(|e| e.contains("CUDA_ERROR_ILLEGAL_ADDRESS")) => None,
+                    Err(e) => Some(format!(
+                        "the CPU backend faulted ({e}); the double did not report an illegal address: {}",
+                        match &got {
+                            Ok(_) => "it ran".to_string(),
+                            Err(g) => g.clone(),
+                        }
+                    )),
+                };
+                if let Some(detail) = problem {
+                    mismatches.push(Mismatch {
+                        kernel: name.to_string(),
+                        path: child_path,
+                        detail,
+                    });
+                }
+            }
+            // A child that dies (a crash in the double) leaves the rest of
+            // its list without results: the first is the kernel it died on.
+            let missing: Vec<&&str> = names.iter().filter(|n| !seen.iter().any(|s| s == **n)).collect();
+            if let Some(name) = missing.first() {
                 mismatches.push(Mismatch {
                     kernel: name.to_string(),
                     path: child_path,
-                    detail,
+                    detail: format!(
+                        "no result: the child ended ({}) at it, {} more kernels not run:\n{}",
+                        out.status,
+                        missing.len() - 1,
+                        String::from_utf8_lossy(&out.stderr)
+                            .lines()
+                            .take(20)
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    ),
                 });
             }
-        }
-        // A child that dies (a crash in the double) leaves the rest of its
-        // half without results: the first is the kernel it died on.
-        let missing: Vec<&&str> = names.iter().filter(|n| !seen.iter().any(|s| s == **n)).collect();
-        if let Some(name) = missing.first() {
-            mismatches.push(Mismatch {
-                kernel: name.to_string(),
-                path: child_path,
-                detail: format!(
-                    "no result: the child ended ({}) at it, {} more kernels not run:\n{}",
-                    out.status,
-                    missing.len() - 1,
-                    String::from_utf8_lossy(&out.stderr)
-                        .lines()
-                        .take(20)
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                ),
-            });
         }
     }
     phases.push((child_path, start.elapsed()));
@@ -475,9 +511,10 @@ fn check(cases: &[FuzzCase]) -> Report {
         })
         .collect();
     println!(
-        "fuzz: {} of {} kernels fault on the CPU backend; time: {}",
+        "fuzz: {} of {} kernels fault on the CPU backend ({} of them checked on the double: an illegal address); time: {}",
         cases.len() - clean.len(),
         cases.len(),
+        if paths.contains(&DOUBLE) { oob.len() } else { 0 },
         times.join(", ")
     );
     let total = cases.len().max(1);

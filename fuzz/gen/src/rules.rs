@@ -213,6 +213,9 @@ struct Gen<'c> {
     own: Vec<String>,
     /// 1, 2 or 3.
     dims: usize,
+    /// It has a fault the host C may not see (a dead load past an end) or
+    /// cannot survive (a division by zero).
+    host_may_miss: bool,
     /// The float tolerance of the kernel's outputs (0 unless it calls a
     /// transcendental function).
     ulps: u64,
@@ -243,6 +246,7 @@ pub fn generate(name: &str, c: &mut Choices) -> Generated {
         safe: Vec::new(),
         own: vec!["gid".to_string()],
         dims: 1,
+        host_may_miss: false,
         ulps: 0,
         budget: MAX_STMTS,
         in_device: false,
@@ -488,8 +492,9 @@ impl Gen<'_> {
         let _ = writeln!(m, "    pub fn case() -> super::Case {{");
         let _ = writeln!(
             m,
-            "        super::Case {{ name: \"{name}\", kernel: &{name}::KERNEL, grid: {grid:?}, block: {block:?}, ulps: {}, args: vec![{}] }}",
+            "        super::Case {{ name: \"{name}\", kernel: &{name}::KERNEL, grid: {grid:?}, block: {block:?}, ulps: {}, faults_on_double: {}, args: vec![{}] }}",
             self.ulps,
+            !self.host_may_miss,
             case_args.join(", ")
         );
         let _ = writeln!(m, "    }}");
@@ -1080,8 +1085,12 @@ impl Gen<'_> {
         self.line(&format!("if gid < {0}.len() {{ {0}[gid] = {call}; }}", o.name));
     }
 
-    /// A statement that may fault on the CPU backend: an index past an
-    /// input's end, or an integer division by an input element.
+    /// A statement that may fault on the CPU backend: an integer division by
+    /// an input element (maybe 0), a read past an input's end, or a store at
+    /// `gid` into an output shorter than the grid, unguarded. Only the last
+    /// is a fault the driver double must report too: its store is never
+    /// dead, where a compiler may drop a load whose value is not used, and
+    /// the host traps (SIGFPE) on a division by zero.
     fn fault(&mut self) {
         let ins: Vec<Arr> = self
             .arrays
@@ -1089,19 +1098,37 @@ impl Gen<'_> {
             .filter(|a| a.role == Role::In && a.ndim == 1)
             .cloned()
             .collect();
-        if ins.is_empty() {
-            return;
+        let outs: Vec<Arr> = self
+            .arrays
+            .iter()
+            .filter(|a| a.role == Role::Out && a.ndim == 1)
+            .cloned()
+            .collect();
+        match self.c.below(3) {
+            0 if !outs.is_empty() => {
+                let o = outs[self.c.below(outs.len() as u64) as usize].clone();
+                let (e, _) = self.expr(o.ty, 1, false);
+                self.line(&format!("{}[gid] = {e};", o.name));
+            }
+            1 if !ins.is_empty() => {
+                let a = ins[self.c.below(ins.len() as u64) as usize].clone();
+                let name = self.fresh("v");
+                let off = self.c.below(8);
+                self.line(&format!("let {name} = {}[gid + {off}];", a.name));
+                self.declare(scalar_var(name, a.ty, false));
+                self.host_may_miss = true;
+            }
+            _ => {
+                let Some(a) = ins.iter().find(|a| a.ty.is_int()).cloned() else {
+                    return;
+                };
+                let name = self.fresh("v");
+                let (x, _) = self.expr(a.ty, 1, false);
+                self.line(&format!("let {name} = {x} / {}[gid % {0}.len()];", a.name));
+                self.declare(scalar_var(name, a.ty, false));
+                self.host_may_miss = true;
+            }
         }
-        let a = ins[self.c.below(ins.len() as u64) as usize].clone();
-        let name = self.fresh("v");
-        if a.ty.is_int() && self.c.chance(50) {
-            let (x, _) = self.expr(a.ty, 1, false);
-            self.line(&format!("let {name} = {x} / {}[gid % {0}.len()];", a.name));
-        } else {
-            let off = self.c.below(8);
-            self.line(&format!("let {name} = {}[gid + {off}];", a.name));
-        }
-        self.declare(scalar_var(name, a.ty, false));
     }
 
     // ------------------------------------------------------------ expressions

@@ -205,7 +205,12 @@ fn shared_bytes_check(k: &Kernel, end: &TokenStream) -> TokenStream {
         arrays.join(", ")
     );
     // At the first array's type, where rustc reports a failure.
-    let span = first.rust_type.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span());
+    let span = first
+        .rust_type
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |t| t.span());
     quote_spanned! {span=>
         const _: () = ::core::assert!(#end <= ::gpujit::__private::MAX_SHARED_BYTES, #msg);
     }
