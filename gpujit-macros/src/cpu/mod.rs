@@ -90,8 +90,32 @@ pub fn plan(k: &Kernel) -> BlockPlan {
         (body, false)
     };
     BlockPlan {
-        body: callee_switch(k, body),
+        body: checked_switch(k, callee_switch(k, body)),
         merged,
+    }
+}
+
+/// `body`, or under the runtime's checks (`GPUJIT_CHECK`, `with_checks`)
+/// the kernel's checked copy: the reference path (coroutines for a kernel
+/// that has barriers or calls device functions, which may; the plain thread
+/// loop for the others) with every access to an array parameter or a shared
+/// array reporting to the shadow memory. One test per block; the other
+/// paths' code is `body` unchanged.
+fn checked_switch(k: &Kernel, body: TokenStream) -> TokenStream {
+    let (blk, t) = (block_ident(), thread_ident());
+    let copies = param_copies(k, &[]);
+    let checked = Emitter::new(k).checked().block_stmts(&k.body);
+    let run = if k.uses_barrier || !k.callees.is_empty() {
+        quote! { #blk.coroutines(&|#t| { #copies #checked }); }
+    } else {
+        quote! { #blk.threads(|#t| { #copies #checked }); }
+    };
+    quote! {
+        if #blk.checked() {
+            #run
+        } else {
+            #body
+        }
     }
 }
 

@@ -52,6 +52,9 @@ pub struct Block<'a> {
     /// Whether the block ran on block spans in the copy for constant
     /// last-axis lengths.
     pub(super) inner: Cell<bool>,
+    /// How many barriers the block's threads passed on the coroutine path
+    /// (the epoch of an access in checked mode, `check.rs`).
+    pub(super) epoch: Cell<u32>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -113,6 +116,21 @@ impl<'a> Block<'a> {
     #[inline(always)]
     pub fn force_coroutines(&self) -> bool {
         self.launch.force_coroutines
+    }
+
+    /// Whether the launch is checked (`GPUJIT_CHECK`, `with_checks`): the
+    /// block must run the kernel's checked copy, whose accesses report to
+    /// the shadow memory (`check.rs`), as coroutines if it has barriers.
+    #[inline(always)]
+    pub fn checked(&self) -> bool {
+        self.launch.check.is_some()
+    }
+
+    /// The coordinates of block `linear` of the launch (`x` fastest).
+    pub(super) fn block_of(&self, linear: usize) -> [usize; 3] {
+        let [gx, gy, _] = self.launch.grid;
+        let (gx, gy) = (gx.max(1), gy.max(1));
+        [linear % gx, (linear / gx) % gy, linear / (gx * gy)]
     }
 
     /// Counts this block as one that runs a loop in lockstep across its

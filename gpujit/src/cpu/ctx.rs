@@ -11,6 +11,8 @@ use std::sync::Mutex;
 
 use strength_reduce::StrengthReducedUsize;
 
+use crate::cpu::check::Checker;
+
 /// Static shared memory of one kernel (all its `shared_array`s), laid out by
 /// the macro: total size in bytes and the largest element alignment in bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -48,6 +50,9 @@ pub(super) struct LaunchCtx {
     pub(super) stack_bytes: usize,
     /// `GPUJIT_CPU_EXEC=coroutines`.
     pub(super) force_coroutines: bool,
+    /// The checks of a checked launch (`GPUJIT_CHECK`, `with_checks`) and
+    /// their shadow memory; `None` for every other launch.
+    pub(super) check: Option<Checker>,
     pub(super) faults: AtomicUsize,
     pub(super) first: Mutex<Option<Fault>>,
     /// Set by the watchdog at the deadline; polled by every loop iteration of

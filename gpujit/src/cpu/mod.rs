@@ -40,6 +40,7 @@
 mod atomics;
 mod backend;
 mod block;
+mod check;
 mod coro;
 mod ctx;
 mod exec;
@@ -62,6 +63,7 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use backend::CpuBackend;
 pub use block::{Block, XRange};
+pub use check::{with_checks, Checks};
 pub use coro::stack_check;
 pub use ctx::SharedLayout;
 pub use exec::{with_cpu_time_limit, with_forced_coroutines};
