@@ -101,7 +101,7 @@ fn a_tiled_matmul_without_its_second_barrier_races() {
     let mut c = zeros::<f32>((n, m)).unwrap();
     let (grid, block) = ((m.div_ceil(TILE), n.div_ceil(TILE)), (TILE, TILE));
     // Unchecked, the CPU backend's order of threads hides the bug.
-    matmul_no_second_barrier![grid, block](&a, &b, &mut c).unwrap();
+    with_checks(Checks::NONE, || matmul_no_second_barrier![grid, block](&a, &b, &mut c)).unwrap();
     let r = with_checks(Checks::RACE, || matmul_no_second_barrier![grid, block](&a, &b, &mut c));
     let m = fault_of(r, "matmul_no_second_barrier");
     // Thread 0 runs to the next barrier first, storing the second tile;
@@ -278,7 +278,7 @@ fn shared_unwritten(out: &mut [f32]) {
 fn a_shared_read_before_any_write_is_uninitialised() {
     let mut out = zeros::<f32>(32).unwrap();
     // Unchecked: zeroes, no fault.
-    shared_unwritten![1, (8, 4)](&mut out).unwrap();
+    with_checks(Checks::NONE, || shared_unwritten![1, (8, 4)](&mut out)).unwrap();
     // Racecheck alone finds nothing: the reads come after the barrier.
     with_checks(Checks::RACE, || shared_unwritten![1, (8, 4)](&mut out)).unwrap();
     let r = with_checks(Checks::INIT, || shared_unwritten![2, (8, 4)](&mut out));

@@ -97,18 +97,32 @@ pub fn plan(k: &Kernel) -> BlockPlan {
 
 /// `body`, or under the runtime's checks (`GPUJIT_CHECK`, `with_checks`)
 /// the kernel's checked copy: the reference path (coroutines for a kernel
-/// that has barriers or calls device functions, which may; the plain thread
-/// loop for the others) with every access to an array parameter or a shared
+/// that has barriers or calls a device function that reaches one; the plain
+/// thread loop for the others) with every access to an array parameter or a shared
 /// array reporting to the shadow memory. One test per block; the other
 /// paths' code is `body` unchanged.
 fn checked_switch(k: &Kernel, body: TokenStream) -> TokenStream {
     let (blk, t) = (block_ident(), thread_ident());
     let copies = param_copies(k, &[]);
     let checked = Emitter::new(k).checked().block_stmts(&k.body);
-    let run = if k.uses_barrier || !k.callees.is_empty() {
-        quote! { #blk.coroutines(&|#t| { #copies #checked }); }
+    let coroutines = quote! { #blk.coroutines(&|#t| { #copies #checked }); };
+    let threads = quote! { #blk.threads(|#t| { #copies #checked }); };
+    let run = if k.uses_barrier {
+        coroutines
+    } else if k.callees.is_empty() {
+        threads
     } else {
-        quote! { #blk.threads(|#t| { #copies #checked }); }
+        // As `callee_switch` decides: coroutines only if a callee reaches
+        // a barrier.
+        let statics = crate::link::callee_statics(k);
+        quote! {
+            static GJ_CHECKED_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
+            if *GJ_CHECKED_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
+                #coroutines
+            } else {
+                #threads
+            }
+        }
     };
     quote! {
         if #blk.checked() {

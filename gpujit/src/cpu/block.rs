@@ -16,6 +16,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::sync::atomic::Ordering;
 
+use crate::cpu::check::Shadow;
 use crate::cpu::ctx::{panic_message, Fault, LaunchCtx};
 use crate::cpu::thread::Thread;
 use crate::cpu::view::{SharedMem, View};
@@ -55,6 +56,8 @@ pub struct Block<'a> {
     /// How many barriers the block's threads passed on the coroutine path
     /// (the epoch of an access in checked mode, `check.rs`).
     pub(super) epoch: Cell<u32>,
+    /// A checked launch's shadow memory (`check.rs`); `None` otherwise.
+    pub(super) shadow: Option<&'a RefCell<Shadow>>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -123,7 +126,7 @@ impl<'a> Block<'a> {
     /// the shadow memory (`check.rs`), as coroutines if it has barriers.
     #[inline(always)]
     pub fn checked(&self) -> bool {
-        self.launch.check.is_some()
+        self.shadow.is_some()
     }
 
     /// The coordinates of block `linear` of the launch (`x` fastest).

@@ -26,7 +26,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::{BitOr, BitOrAssign};
 use std::panic::Location;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 
@@ -293,6 +293,9 @@ impl Access {
 /// The shadow of one element.
 #[derive(Debug, Clone, Copy, Default)]
 struct Elem {
+    /// For shared memory: the block generation this shadow is of (an older
+    /// one's is stale: nothing written yet).
+    gen: u32,
     write: Option<Access>,
     /// Reads since the last write, of two different threads at most.
     reads: [Option<Access>; 2],
@@ -305,6 +308,15 @@ pub(super) enum Finding {
     Race(Access),
     /// It reads a shared element no thread of the block wrote.
     Uninit,
+}
+
+/// Where an element is.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Place {
+    /// Of an array parameter, at this address.
+    Global(usize),
+    /// Of the block's shared memory, at this byte offset.
+    Shared(usize),
 }
 
 /// A multiplicative hash of an element's address (the addresses are
@@ -326,63 +338,70 @@ impl Hasher for AddrHasher {
     }
 }
 
-type Shadow = HashMap<usize, Elem, BuildHasherDefault<AddrHasher>>;
-
-#[derive(Default)]
-struct Memory {
+/// The shadow memory of one checked launch. Its blocks run one after
+/// another on the launching OS thread, which alone owns it (in the
+/// executor's one `Batch`), so it needs no lock.
+pub(super) struct Shadow {
+    checks: Checks,
     /// Elements of array parameters, by address, for the whole launch.
-    global: Shadow,
-    /// Elements of the running block's shared memory, by address.
-    shared: Shadow,
+    global: HashMap<usize, Elem, BuildHasherDefault<AddrHasher>>,
+    /// Elements of the running block's shared memory, by byte offset
+    /// (`gen` tells the running block's from older ones').
+    shared: Vec<Elem>,
+    gen: u32,
 }
 
-/// The checks of one launch and its shadow memory (blocks run one after
-/// another, so the lock is never contended).
-pub(super) struct Checker {
-    pub(super) checks: Checks,
-    memory: Mutex<Memory>,
-}
-
-impl Checker {
-    pub(super) fn new(checks: Checks) -> Checker {
-        Checker {
+impl Shadow {
+    pub(super) fn new(checks: Checks, shared_bytes: usize) -> Shadow {
+        Shadow {
             checks,
-            memory: Mutex::new(Memory::default()),
+            global: HashMap::default(),
+            shared: vec![Elem::default(); shared_bytes],
+            gen: 0,
         }
     }
 
     /// A block starts: nothing in its shared memory is written yet.
-    pub(super) fn begin_block(&self) {
-        let mut m = self.memory.lock().unwrap_or_else(|e| e.into_inner());
-        m.shared.clear();
+    pub(super) fn begin_block(&mut self) {
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            // (After 2^32 blocks: no stale generation may look current.)
+            self.shared.fill(Elem::default());
+            self.gen = 1;
+        }
     }
 
-    /// Records `now` on the element at `addr` (of shared memory if
-    /// `shared`), and returns what it found.
-    pub(super) fn access(&self, shared: bool, addr: usize, now: Access) -> Option<Finding> {
+    /// Records `now` on the element at `place`, and returns what it found.
+    pub(super) fn access(&mut self, place: Place, now: Access) -> Option<Finding> {
         let race = self.checks.contains(Checks::RACE);
+        let shared = matches!(place, Place::Shared(_));
         let init = shared && self.checks.contains(Checks::INIT);
         if !race && !init {
             return None;
         }
-        let mut m = self.memory.lock().unwrap_or_else(|e| e.into_inner());
-        let map = if shared { &mut m.shared } else { &mut m.global };
-        let e = map.entry(addr).or_default();
+        let e = match place {
+            Place::Global(addr) => self.global.entry(addr).or_default(),
+            Place::Shared(off) => {
+                let gen = self.gen;
+                let e = self.shared.get_mut(off)?;
+                if e.gen != gen {
+                    *e = Elem { gen, ..Elem::default() };
+                }
+                e
+            }
+        };
         let mut found = None;
         if init && now.kind != Kind::Write && e.write.is_none() {
             found = Some(Finding::Uninit);
         }
-        if race {
-            let mut earlier = e.write.iter().chain(e.reads.iter().flatten());
+        if race && found.is_none() {
             let earlier = if now.kind.writes() {
-                earlier.find(|a| a.races(&now))
+                e.write.iter().chain(e.reads.iter().flatten()).find(|a| a.races(&now))
             } else {
                 // A read races only with a write.
                 e.write.iter().find(|a| a.races(&now))
             };
-            if let (None, Some(a)) = (found, earlier) {
-                found = Some(Finding::Race(*a));
-            }
+            found = earlier.map(|a| Finding::Race(*a));
         }
         match now.kind {
             Kind::Write | Kind::Atomic => {
@@ -503,47 +522,54 @@ mod tests {
         }
     }
 
+    fn g(a: usize) -> Place {
+        Place::Global(a)
+    }
+
     #[test]
     fn races_need_two_threads_a_write_and_no_barrier() {
-        let c = Checker::new(Checks::ALL);
-        assert!(c.access(false, 8, acc(0, 0, 0, Kind::Write)).is_none());
+        let mut c = Shadow::new(Checks::ALL, 0);
+        assert!(c.access(g(8), acc(0, 0, 0, Kind::Write)).is_none());
         // The same thread again, and another thread after a barrier.
-        assert!(c.access(false, 8, acc(0, 0, 0, Kind::Read)).is_none());
-        assert!(c.access(false, 8, acc(0, 1, 1, Kind::Read)).is_none());
+        assert!(c.access(g(8), acc(0, 0, 0, Kind::Read)).is_none());
+        assert!(c.access(g(8), acc(0, 1, 1, Kind::Read)).is_none());
         // Another thread of the block, same epoch, after the read: a write races.
-        assert!(matches!(c.access(false, 8, acc(0, 2, 1, Kind::Write)), Some(Finding::Race(a)) if a.thread == 1));
+        assert!(matches!(c.access(g(8), acc(0, 2, 1, Kind::Write)), Some(Finding::Race(a)) if a.thread == 1));
         // Another block always races.
-        assert!(matches!(c.access(false, 8, acc(1, 2, 5, Kind::Read)), Some(Finding::Race(a)) if a.block == 0));
+        assert!(matches!(c.access(g(8), acc(1, 2, 5, Kind::Read)), Some(Finding::Race(a)) if a.block == 0));
         // Atomics do not race with atomics.
-        assert!(c.access(false, 16, acc(0, 0, 0, Kind::Atomic)).is_none());
-        assert!(c.access(false, 16, acc(3, 1, 0, Kind::Atomic)).is_none());
-        assert!(c.access(false, 16, acc(3, 2, 0, Kind::Read)).is_some());
+        assert!(c.access(g(16), acc(0, 0, 0, Kind::Atomic)).is_none());
+        assert!(c.access(g(16), acc(3, 1, 0, Kind::Atomic)).is_none());
+        assert!(c.access(g(16), acc(3, 2, 0, Kind::Read)).is_some());
     }
 
     #[test]
     fn a_write_races_with_either_of_two_readers() {
-        let c = Checker::new(Checks::RACE);
+        let mut c = Shadow::new(Checks::RACE, 1);
+        c.begin_block();
         for t in 0..5 {
-            assert!(c.access(true, 0, acc(0, t, 0, Kind::Read)).is_none());
+            assert!(c.access(Place::Shared(0), acc(0, t, 0, Kind::Read)).is_none());
         }
         for t in 0..5 {
-            let c2 = Checker::new(Checks::RACE);
+            let mut c2 = Shadow::new(Checks::RACE, 1);
+            c2.begin_block();
             for r in 0..5 {
-                c2.access(true, 0, acc(0, r, 0, Kind::Read));
+                c2.access(Place::Shared(0), acc(0, r, 0, Kind::Read));
             }
-            assert!(c2.access(true, 0, acc(0, t, 0, Kind::Write)).is_some(), "writer {t}");
+            assert!(c2.access(Place::Shared(0), acc(0, t, 0, Kind::Write)).is_some(), "writer {t}");
         }
     }
 
     #[test]
     fn initcheck_is_per_block_and_for_shared_memory() {
-        let c = Checker::new(Checks::INIT);
-        assert!(matches!(c.access(true, 4, acc(0, 0, 0, Kind::Read)), Some(Finding::Uninit)));
-        assert!(matches!(c.access(true, 4, acc(0, 0, 0, Kind::Atomic)), Some(Finding::Uninit)));
-        assert!(c.access(true, 4, acc(0, 1, 0, Kind::Read)).is_none());
+        let mut c = Shadow::new(Checks::INIT, 8);
         c.begin_block();
-        assert!(matches!(c.access(true, 4, acc(1, 0, 0, Kind::Read)), Some(Finding::Uninit)));
-        assert!(c.access(false, 4, acc(1, 0, 0, Kind::Read)).is_none());
+        assert!(matches!(c.access(Place::Shared(4), acc(0, 0, 0, Kind::Read)), Some(Finding::Uninit)));
+        assert!(matches!(c.access(Place::Shared(4), acc(0, 0, 0, Kind::Atomic)), Some(Finding::Uninit)));
+        assert!(c.access(Place::Shared(4), acc(0, 1, 0, Kind::Read)).is_none());
+        c.begin_block();
+        assert!(matches!(c.access(Place::Shared(4), acc(1, 0, 0, Kind::Read)), Some(Finding::Uninit)));
+        assert!(c.access(g(4), acc(1, 0, 0, Kind::Read)).is_none());
     }
 
     #[test]

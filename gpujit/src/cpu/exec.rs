@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use strength_reduce::StrengthReducedUsize;
 
 use crate::cpu::block::Block;
-use crate::cpu::check::{self, Checker};
+use crate::cpu::check;
 use crate::cpu::coro::stack_size;
 use crate::cpu::ctx::{Batch, LaunchCtx, SharedLayout};
 use crate::cpu::merge::Runs;
@@ -173,7 +173,7 @@ impl CpuLaunch<'_> {
             shared,
             stack_bytes,
             force_coroutines,
-            check: (!checks.is_empty()).then(|| Checker::new(checks)),
+            check: (!checks.is_empty()).then_some(checks),
             faults: AtomicUsize::new(0),
             first: Mutex::new(None),
             cancel: AtomicBool::new(false),
@@ -334,8 +334,8 @@ impl LaunchCtx {
         let idx = self.block_idx(linear, batch.last);
         batch.last = Some((linear, idx));
         let (shared_ptr, shared_len) = batch.shared.zeroed_region(self.shared);
-        if let Some(check) = &self.check {
-            check.begin_block();
+        if let Some(shadow) = &batch.shadow {
+            shadow.borrow_mut().begin_block();
         }
         let b = Block {
             launch: self,
@@ -353,6 +353,7 @@ impl LaunchCtx {
             rows: Cell::new(false),
             inner: Cell::new(false),
             epoch: Cell::new(0),
+            shadow: batch.shadow.as_ref(),
         };
         // The thread loops and coroutines catch their threads' panics; this
         // catches one of the block function itself (a gpujit bug).

@@ -7,7 +7,7 @@ use std::fmt;
 use corosensei::Yielder;
 
 use crate::cpu::block::Block;
-use crate::cpu::check::{Access, Finding, Kind, Report, Who};
+use crate::cpu::check::{Access, Finding, Kind, Place, Report, Who};
 use crate::cpu::ops::{Faults, IntDiv};
 use crate::cpu::{Idx3, KernelArith, KernelShift};
 
@@ -241,8 +241,13 @@ impl<'a> Thread<'a> {
         at: &'static std::panic::Location<'static>,
         (space, name, index): (&dyn fmt::Display, &'static str, &[usize]),
     ) {
-        let Some(check) = &self.block.launch.check else {
+        let Some(shadow) = self.block.shadow else {
             return;
+        };
+        let place = if shared {
+            Place::Shared(addr.wrapping_sub(self.block.shared_ptr as usize))
+        } else {
+            Place::Global(addr)
         };
         let now = Access {
             block: self.block.linear,
@@ -251,7 +256,8 @@ impl<'a> Thread<'a> {
             kind,
             at,
         };
-        let Some(finding) = check.access(shared, addr, now) else {
+        // (Never borrowed elsewhere while an access runs: `access` calls out to nothing.)
+        let Ok(Some(finding)) = shadow.try_borrow_mut().map(|mut s| s.access(place, now)) else {
             return;
         };
         let other = match finding {
