@@ -50,9 +50,7 @@ fn at(marker: &str) -> String {
 /// The fault message of `r`, which must be a `KernelFault` of `kernel`.
 fn fault_of(r: gpujit::Result<()>, kernel: &str) -> String {
     match r {
-        Err(Error::KernelFault {
-            kernel: k, message, ..
-        }) => {
+        Err(Error::KernelFault { kernel: k, message, .. }) => {
             assert_eq!(k, kernel, "{message}");
             message
         }
@@ -328,10 +326,7 @@ fn correct_kernels_are_silent_and_give_the_same_results() {
     let x = to_device(&hx).unwrap();
     let blocks = hx.len().div_ceil(RED_THREADS);
     let mut partial = zeros::<f32>(blocks).unwrap();
-    with_checks(Checks::ALL, || {
-        block_sum_f32![blocks, RED_THREADS](&x, &mut partial)
-    })
-    .unwrap();
+    with_checks(Checks::ALL, || block_sum_f32![blocks, RED_THREADS](&x, &mut partial)).unwrap();
     assert_eq!(
         partial.copy_to_host().unwrap(),
         tree_sums(&hx, RED_THREADS, RED_THREADS / 2)

@@ -8,12 +8,12 @@
 #[path = "../common/mod.rs"]
 mod common;
 // Loaded once for every file that uses them.
-#[path = "../../examples/matmul.rs"]
-#[allow(dead_code)]
-mod matmul;
 #[path = "../../examples/histogram.rs"]
 #[allow(dead_code)]
 mod histogram;
+#[path = "../../examples/matmul.rs"]
+#[allow(dead_code)]
+mod matmul;
 #[path = "../common/reduction.rs"]
 mod reduction;
 

@@ -106,7 +106,12 @@ impl Emitter<'_> {
                             None => quote! { #value },
                             Some(op) => {
                                 let elem = self.k.elem_type(*a);
-                                self.binary(*op, quote! { #view.ld_at(#t, [#(#names),*], #at) }, quote! { #value }, elem)
+                                self.binary(
+                                    *op,
+                                    quote! { #view.ld_at(#t, [#(#names),*], #at) },
+                                    quote! { #value },
+                                    elem,
+                                )
                             }
                         };
                         quote! { { let #value = #v; #(let #names: usize = #idx;)* #view.st_at(#t, [#(#names),*], #rhs, #at); } }

@@ -556,7 +556,10 @@ mod tests {
             for r in 0..5 {
                 c2.access(Place::Shared(0), acc(0, r, 0, Kind::Read));
             }
-            assert!(c2.access(Place::Shared(0), acc(0, t, 0, Kind::Write)).is_some(), "writer {t}");
+            assert!(
+                c2.access(Place::Shared(0), acc(0, t, 0, Kind::Write)).is_some(),
+                "writer {t}"
+            );
         }
     }
 
@@ -564,11 +567,20 @@ mod tests {
     fn initcheck_is_per_block_and_for_shared_memory() {
         let mut c = Shadow::new(Checks::INIT, 8);
         c.begin_block();
-        assert!(matches!(c.access(Place::Shared(4), acc(0, 0, 0, Kind::Read)), Some(Finding::Uninit)));
-        assert!(matches!(c.access(Place::Shared(4), acc(0, 0, 0, Kind::Atomic)), Some(Finding::Uninit)));
+        assert!(matches!(
+            c.access(Place::Shared(4), acc(0, 0, 0, Kind::Read)),
+            Some(Finding::Uninit)
+        ));
+        assert!(matches!(
+            c.access(Place::Shared(4), acc(0, 0, 0, Kind::Atomic)),
+            Some(Finding::Uninit)
+        ));
         assert!(c.access(Place::Shared(4), acc(0, 1, 0, Kind::Read)).is_none());
         c.begin_block();
-        assert!(matches!(c.access(Place::Shared(4), acc(1, 0, 0, Kind::Read)), Some(Finding::Uninit)));
+        assert!(matches!(
+            c.access(Place::Shared(4), acc(1, 0, 0, Kind::Read)),
+            Some(Finding::Uninit)
+        ));
         assert!(c.access(g(4), acc(1, 0, 0, Kind::Read)).is_none());
     }
 

@@ -270,18 +270,21 @@ impl<'a> Thread<'a> {
                 thread: self.tid,
             },
         };
-        Thread::fault(*self, Report {
-            finding,
-            space,
-            name,
-            index,
-            now,
-            who: Who {
-                block: self.block.idx,
-                thread: self.tid,
+        Thread::fault(
+            *self,
+            Report {
+                finding,
+                space,
+                name,
+                index,
+                now,
+                who: Who {
+                    block: self.block.idx,
+                    thread: self.tid,
+                },
+                other,
             },
-            other,
-        });
+        );
     }
 
     /// Records a fault of this thread: the launch then returns

@@ -471,7 +471,12 @@ impl<T: DeviceScalar, M: Mem> View<'_, T, M> {
 
     /// [`View::ld`], [`View::ld2`] or [`View::ld3`] of a checked launch.
     #[doc(hidden)]
-    pub fn ld_at<const N: usize>(&self, t: &Thread<'_>, idx: [usize; N], at: &'static std::panic::Location<'static>) -> T {
+    pub fn ld_at<const N: usize>(
+        &self,
+        t: &Thread<'_>,
+        idx: [usize; N],
+        at: &'static std::panic::Location<'static>,
+    ) -> T {
         self.check(t, &idx, Kind::Read, at);
         match idx.as_slice() {
             [i] => self.ld(t, *i),
@@ -486,7 +491,13 @@ impl<T: DeviceScalar, M: Mem> View<'_, T, M> {
 
     /// [`View::st`], [`View::st2`] or [`View::st3`] of a checked launch.
     #[doc(hidden)]
-    pub fn st_at<const N: usize>(&self, t: &Thread<'_>, idx: [usize; N], v: T, at: &'static std::panic::Location<'static>) {
+    pub fn st_at<const N: usize>(
+        &self,
+        t: &Thread<'_>,
+        idx: [usize; N],
+        v: T,
+        at: &'static std::panic::Location<'static>,
+    ) {
         if self.can_write() {
             self.check(t, &idx, Kind::Write, at);
         }
