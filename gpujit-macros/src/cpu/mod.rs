@@ -99,8 +99,8 @@ pub fn plan(k: &Kernel) -> BlockPlan {
 /// the kernel's checked copy: the reference path (coroutines for a kernel
 /// that has barriers or calls a device function that reaches one; the plain
 /// thread loop for the others) with every access to an array parameter or a shared
-/// array reporting to the shadow memory. One test per block; the other
-/// paths' code is `body` unchanged.
+/// array reporting to the shadow memory. One test per block and a call
+/// the optimiser cannot inline; the other paths' code is `body` unchanged.
 fn checked_switch(k: &Kernel, body: TokenStream) -> TokenStream {
     let (blk, t) = (block_ident(), thread_ident());
     let copies = param_copies(k, &[]);
@@ -124,9 +124,11 @@ fn checked_switch(k: &Kernel, body: TokenStream) -> TokenStream {
             }
         }
     };
+    // Out of line, through `dyn`: the fast paths' block function stays
+    // the code it was (LLVM inlines and allocates registers as before).
     quote! {
         if #blk.checked() {
-            #run
+            #blk.run_checked(&|#blk| { #run });
         } else {
             #body
         }

@@ -122,11 +122,19 @@ impl<'a> Block<'a> {
     }
 
     /// Whether the launch is checked (`GPUJIT_CHECK`, `with_checks`): the
-    /// block must run the kernel's checked copy, whose accesses report to
+    /// block must run the kernel's checked copy (through [`Block::run_checked`]), whose accesses report to
     /// the shadow memory (`check.rs`), as coroutines if it has barriers.
     #[inline(always)]
     pub fn checked(&self) -> bool {
         self.shadow.is_some()
+    }
+
+    /// Runs `f`, the kernel's checked copy, on this block: out of line, so
+    /// that the copy never shares the block function's code with the fast
+    /// paths.
+    #[inline(never)]
+    pub fn run_checked(&self, f: &dyn Fn(&Block<'_>)) {
+        f(self)
     }
 
     /// The coordinates of block `linear` of the launch (`x` fastest).
