@@ -198,7 +198,7 @@ thread_local! {
 /// // `syncthreads()` after the writes: a race on a GPU.
 /// #[gpu_kernel]
 /// fn shift(out: &mut [f32]) {
-///     let tile = shared_array::<f32, 64>();
+///     let tile = shared_array::<[f32; 64]>();
 ///     let t = thread_idx().x;
 ///     tile[t] = t as f32;
 ///     out[t] = tile[(t + 1) % 64];
@@ -207,10 +207,15 @@ thread_local! {
 /// if gpujit::detect().kind == gpujit::BackendKind::Cpu {
 ///     let mut out = gpujit::zeros::<f32>(64)?;
 ///     shift![1, 64](&mut out)?; // unchecked: runs, with a result a GPU need not give
-///     let r = gpujit::with_checks(Checks::RACE | Checks::INIT, || shift![1, 64](&mut out));
+///     // Thread 1 writes `tile[1]` after thread 0 read it, with no barrier between.
+///     let r = gpujit::with_checks(Checks::RACE, || shift![1, 64](&mut out));
 ///     let Err(Error::KernelFault { message, .. }) = r else { panic!("no race found: {r:?}") };
-///     assert!(message.starts_with("racecheck:"), "{message}");
-///     assert!(message.contains("shared array `tile` element [1]"), "{message}");
+///     assert!(message.starts_with("racecheck: shared array `tile` element [1]: write by block (0, 0, 0) thread (1, 0, 0)"), "{message}");
+///     assert!(message.contains("races with the read by block (0, 0, 0) thread (0, 0, 0)"), "{message}");
+///     // And thread 0 read it before anything wrote it.
+///     let r = gpujit::with_checks(Checks::RACE | Checks::INIT, || shift![1, 64](&mut out));
+///     let Err(Error::KernelFault { message, .. }) = r else { panic!("nothing found: {r:?}") };
+///     assert!(message.starts_with("initcheck: shared array `tile` element [1]: read by block (0, 0, 0) thread (0, 0, 0)"), "{message}");
 /// }
 /// # Ok::<(), gpujit::Error>(())
 /// ```
