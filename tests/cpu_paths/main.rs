@@ -8,6 +8,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 // Loaded once for every file that uses them.
+#[path = "../../examples/histogram.rs"]
+#[allow(dead_code)]
+mod histogram;
 #[path = "../../examples/matmul.rs"]
 #[allow(dead_code)]
 mod matmul;
@@ -15,6 +18,7 @@ mod matmul;
 mod reduction;
 
 mod barriers;
+mod checked;
 mod interchange;
 mod interchange_split;
 mod merged;
@@ -28,6 +32,7 @@ mod warps;
 fn main() -> std::process::ExitCode {
     let cases = [
         common::group("barriers", barriers::cases()),
+        common::group("checked", checked::cases()),
         common::group("interchange", interchange::cases()),
         common::group("interchange_split", interchange_split::cases()),
         common::group("merged", merged::cases()),
@@ -43,6 +48,7 @@ fn main() -> std::process::ExitCode {
     .collect();
     let sources = [
         include_str!("barriers.rs"),
+        include_str!("checked.rs"),
         include_str!("interchange.rs"),
         include_str!("interchange_split.rs"),
         include_str!("merged.rs"),

@@ -90,8 +90,48 @@ pub fn plan(k: &Kernel) -> BlockPlan {
         (body, false)
     };
     BlockPlan {
-        body: callee_switch(k, body),
+        body: checked_switch(k, callee_switch(k, body)),
         merged,
+    }
+}
+
+/// `body`, or under the runtime's checks (`GPUJIT_CHECK`, `with_checks`)
+/// the kernel's checked copy: the reference path (coroutines for a kernel
+/// that has barriers or calls a device function that reaches one; the plain
+/// thread loop for the others) with every access to an array parameter or a shared
+/// array reporting to the shadow memory. One test per block and a call
+/// the optimiser cannot inline; the other paths' code is `body` unchanged.
+fn checked_switch(k: &Kernel, body: TokenStream) -> TokenStream {
+    let (blk, t) = (block_ident(), thread_ident());
+    let copies = param_copies(k, &[]);
+    let checked = Emitter::new(k).checked().block_stmts(&k.body);
+    let coroutines = quote! { #blk.coroutines(&|#t| { #copies #checked }); };
+    let threads = quote! { #blk.threads(|#t| { #copies #checked }); };
+    let run = if k.uses_barrier {
+        coroutines
+    } else if k.callees.is_empty() {
+        threads
+    } else {
+        // As `callee_switch` decides: coroutines only if a callee reaches
+        // a barrier.
+        let statics = crate::link::callee_statics(k);
+        quote! {
+            static GJ_CHECKED_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
+            if *GJ_CHECKED_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
+                #coroutines
+            } else {
+                #threads
+            }
+        }
+    };
+    // Out of line, through `dyn`: the fast paths' block function stays
+    // the code it was (LLVM inlines and allocates registers as before).
+    quote! {
+        if #blk.checked() {
+            #blk.run_checked(&|#blk| { #run });
+        } else {
+            #body
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! into stack slots.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::model::*;
 
@@ -107,6 +107,19 @@ impl Emitter<'_> {
         }
     }
 
+    /// For the checked copy of the kernel: the view of `a` if its accesses
+    /// are checked (array parameters and shared arrays but own-index ones).
+    pub(super) fn checked_view(&self, a: ArrayRef) -> Option<Ident> {
+        if !self.checked {
+            return None;
+        }
+        match a {
+            ArrayRef::Param(i) if !self.owned.get(i).copied().unwrap_or(false) => Some(ident(&self.k.params[i].name)),
+            ArrayRef::Shared(i) => Some(ident(&self.k.shared[i].name)),
+            _ => None,
+        }
+    }
+
     /// The view, its store method and its load method for `n` indices.
     fn access(&self, a: ArrayRef, n: usize) -> (Ident, Ident, Ident) {
         let view = match a {
@@ -195,4 +208,11 @@ fn slot(ty: Ty, d: usize) -> TokenStream {
     };
     let d = Literal::usize_unsuffixed(d);
     quote! { #arr[#d] }
+}
+
+/// `Location::caller()` at `span`, the user's access: outside a
+/// `#[track_caller]` function it is the location of the call itself, so the
+/// checked accessors get the kernel's `file:line:column`.
+pub(super) fn location(span: Span) -> TokenStream {
+    quote_spanned! {span=> ::core::panic::Location::caller() }
 }

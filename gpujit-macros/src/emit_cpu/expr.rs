@@ -109,6 +109,12 @@ impl Emitter<'_> {
                     None => quote! { #span.ld(#t, #pos) },
                 }
             }
+            ExprKind::Load(a, idx) if self.checked_view(*a).is_some() => {
+                let view = self.checked_view(*a);
+                let idx = idx.iter().map(|x| self.expr(x));
+                let at = super::arrays::location(e.span);
+                quote! { #view.ld_at(#t, [#(#idx),*], #at) }
+            }
             ExprKind::Load(a, idx) => {
                 let (view, _, ld) = self.access_at(*a, idx);
                 let idx = idx.iter().map(|x| self.expr(x));
@@ -201,7 +207,13 @@ impl Emitter<'_> {
                     [compare, value] => quote! { #variant { compare: #compare, value: #value } },
                     _ => quote! { #variant(#(#vals),*) },
                 };
-                quote! { #view.atomic(#t, [#(#idx),*], ::gpujit::__private::AtomicOp::#op) }
+                match self.checked_view(*a) {
+                    Some(view) => {
+                        let at = super::arrays::location(e.span);
+                        quote! { #view.atomic_at(#t, [#(#idx),*], ::gpujit::__private::AtomicOp::#op, #at) }
+                    }
+                    None => quote! { #view.atomic(#t, [#(#idx),*], ::gpujit::__private::AtomicOp::#op) },
+                }
             }
             ExprKind::Call(k, args) => {
                 let path = &self.k.callees[*k].path;

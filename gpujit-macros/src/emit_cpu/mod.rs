@@ -261,6 +261,10 @@ pub(crate) struct Emitter<'a> {
     /// In the fast thread loop of block spans: which accesses go through
     /// a span (see `Accesses`).
     spans: Option<std::rc::Rc<dyn Accesses>>,
+    /// The checked copy of the kernel (`GPUJIT_CHECK`): accesses to array
+    /// parameters and shared arrays go through the views' `ld_at`/`st_at`/
+    /// `atomic_at`, which tell the runtime's shadow memory their line.
+    checked: bool,
 }
 
 impl<'a> Emitter<'a> {
@@ -275,7 +279,14 @@ impl<'a> Emitter<'a> {
             owned: crate::analysis::owned::owned_params(k),
             part: crate::analysis::owned::partition_vars(k),
             spans: None,
+            checked: false,
         }
+    }
+
+    /// This emitter for the checked copy of the kernel (see `checked`).
+    pub fn checked(mut self) -> Self {
+        self.checked = true;
+        self
     }
 
     /// This emitter for the fast loop of block spans.

@@ -92,6 +92,30 @@ impl Emitter<'_> {
                         };
                         quote! { { let #value = #v; #span.st(#t, #pos, #rhs); } }
                     }
+                    (Place::Elem(a, idx), op) if self.checked_view(*a).is_some() => {
+                        let view = self.checked_view(*a);
+                        // The line of the place (its first index), where rustc
+                        // would point at the assignment.
+                        let at = super::arrays::location(idx.first().map_or(value.span, |x| x.span));
+                        let names: Vec<Ident> = (0..idx.len())
+                            .map(|i| format_ident!("gj_index_{}", i, span = Span::mixed_site()))
+                            .collect();
+                        let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();
+                        let value = Ident::new("gj_value", Span::mixed_site());
+                        let rhs = match op {
+                            None => quote! { #value },
+                            Some(op) => {
+                                let elem = self.k.elem_type(*a);
+                                self.binary(
+                                    *op,
+                                    quote! { #view.ld_at(#t, [#(#names),*], #at) },
+                                    quote! { #value },
+                                    elem,
+                                )
+                            }
+                        };
+                        quote! { { let #value = #v; #(let #names: usize = #idx;)* #view.st_at(#t, [#(#names),*], #rhs, #at); } }
+                    }
                     (Place::Elem(a, idx), None) => {
                         let (view, st, _) = self.access_at(*a, idx);
                         let idx: Vec<TokenStream> = idx.iter().map(|x| self.expr(x)).collect();

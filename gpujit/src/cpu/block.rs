@@ -16,6 +16,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::sync::atomic::Ordering;
 
+use crate::cpu::check::Shadow;
 use crate::cpu::ctx::{panic_message, Fault, LaunchCtx};
 use crate::cpu::thread::Thread;
 use crate::cpu::view::{SharedMem, View};
@@ -52,6 +53,11 @@ pub struct Block<'a> {
     /// Whether the block ran on block spans in the copy for constant
     /// last-axis lengths.
     pub(super) inner: Cell<bool>,
+    /// How many barriers the block's threads passed on the coroutine path
+    /// (the epoch of an access in checked mode, `check.rs`).
+    pub(super) epoch: Cell<u32>,
+    /// A checked launch's shadow memory (`check.rs`); `None` otherwise.
+    pub(super) shadow: Option<&'a RefCell<Shadow>>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -113,6 +119,29 @@ impl<'a> Block<'a> {
     #[inline(always)]
     pub fn force_coroutines(&self) -> bool {
         self.launch.force_coroutines
+    }
+
+    /// Whether the launch is checked (`GPUJIT_CHECK`, `with_checks`): the
+    /// block must run the kernel's checked copy (through [`Block::run_checked`]), whose accesses report to
+    /// the shadow memory (`check.rs`), as coroutines if it has barriers.
+    #[inline(always)]
+    pub fn checked(&self) -> bool {
+        self.shadow.is_some()
+    }
+
+    /// Runs `f`, the kernel's checked copy, on this block: out of line, so
+    /// that the copy never shares the block function's code with the fast
+    /// paths.
+    #[inline(never)]
+    pub fn run_checked(&self, f: &dyn Fn(&Block<'_>)) {
+        f(self)
+    }
+
+    /// The coordinates of block `linear` of the launch (`x` fastest).
+    pub(super) fn block_of(&self, linear: usize) -> [usize; 3] {
+        let [gx, gy, _] = self.launch.grid;
+        let (gx, gy) = (gx.max(1), gy.max(1));
+        [linear % gx, (linear / gx) % gy, linear / (gx * gy)]
     }
 
     /// Counts this block as one that runs a loop in lockstep across its

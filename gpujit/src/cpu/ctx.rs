@@ -5,11 +5,13 @@
 //! this file, imported by the block and the thread, imports neither.
 
 use std::any::Any;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use strength_reduce::StrengthReducedUsize;
+
+use crate::cpu::check::{Checks, Shadow};
 
 /// Static shared memory of one kernel (all its `shared_array`s), laid out by
 /// the macro: total size in bytes and the largest element alignment in bytes.
@@ -48,6 +50,9 @@ pub(super) struct LaunchCtx {
     pub(super) stack_bytes: usize,
     /// `GPUJIT_CPU_EXEC=coroutines`.
     pub(super) force_coroutines: bool,
+    /// The checks of a checked launch (`GPUJIT_CHECK`, `with_checks`);
+    /// `None` for every other launch.
+    pub(super) check: Option<Checks>,
     pub(super) faults: AtomicUsize,
     pub(super) first: Mutex<Option<Fault>>,
     /// Set by the watchdog at the deadline; polled by every loop iteration of
@@ -88,6 +93,8 @@ pub(super) struct Batch<'c> {
     pub(super) rows: usize,
     pub(super) inner: usize,
     pub(super) merged: usize,
+    /// A checked launch's shadow memory (its one batch runs every block).
+    pub(super) shadow: Option<RefCell<Shadow>>,
 }
 
 impl<'c> Batch<'c> {
@@ -103,6 +110,7 @@ impl<'c> Batch<'c> {
             rows: 0,
             inner: 0,
             merged: 0,
+            shadow: ctx.check.map(|c| RefCell::new(Shadow::new(c, ctx.shared.bytes))),
         }
     }
 }

@@ -25,6 +25,7 @@ use rayon::prelude::*;
 use strength_reduce::StrengthReducedUsize;
 
 use crate::cpu::block::Block;
+use crate::cpu::check;
 use crate::cpu::coro::stack_size;
 use crate::cpu::ctx::{Batch, LaunchCtx, SharedLayout};
 use crate::cpu::merge::Runs;
@@ -143,6 +144,7 @@ impl CpuLaunch<'_> {
             0
         };
         let force_coroutines = exec_path()? == ExecPath::Coroutines;
+        let checks = check::checks()?;
         let limit = time_limit()?;
         let grid = [
             self.cfg.grid.x as usize,
@@ -171,6 +173,7 @@ impl CpuLaunch<'_> {
             shared,
             stack_bytes,
             force_coroutines,
+            check: (!checks.is_empty()).then_some(checks),
             faults: AtomicUsize::new(0),
             first: Mutex::new(None),
             cancel: AtomicBool::new(false),
@@ -192,10 +195,21 @@ impl CpuLaunch<'_> {
         let min_len = batch_len(blocks, ctx.threads_per_block, rayon::current_num_threads());
         // Never with shared memory: shared spans are checked for
         // `blockDim` threads (`span.rs`), not a merged run's.
-        let runs = (merge && !force_coroutines && shared.bytes == 0)
+        let runs = (merge && !force_coroutines && shared.bytes == 0 && ctx.check.is_none())
             .then(|| Runs::new(grid, ctx.threads_per_block))
             .flatten();
         let run_all = || match runs {
+            // Checked: the blocks one after another (one shadow memory,
+            // and each block's shared shadow cleared at its start).
+            None if ctx.check.is_some() => {
+                let mut batch = Batch::new(&ctx);
+                for b in 0..blocks {
+                    if ctx.cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    ctx.run_block(&mut batch, b, body);
+                }
+            }
             None => {
                 let _ = (0..blocks).into_par_iter().with_min_len(min_len).try_for_each_init(
                     || Batch::new(&ctx),
@@ -320,6 +334,9 @@ impl LaunchCtx {
         let idx = self.block_idx(linear, batch.last);
         batch.last = Some((linear, idx));
         let (shared_ptr, shared_len) = batch.shared.zeroed_region(self.shared);
+        if let Some(shadow) = &batch.shadow {
+            shadow.borrow_mut().begin_block();
+        }
         let b = Block {
             launch: self,
             linear,
@@ -335,6 +352,8 @@ impl LaunchCtx {
             span: Cell::new(0),
             rows: Cell::new(false),
             inner: Cell::new(false),
+            epoch: Cell::new(0),
+            shadow: batch.shadow.as_ref(),
         };
         // The thread loops and coroutines catch their threads' panics; this
         // catches one of the block function itself (a gpujit bug).

@@ -108,6 +108,8 @@ impl LaunchCtx {
             span: Cell::new(0),
             rows: Cell::new(false),
             inner: Cell::new(false),
+            epoch: Cell::new(0),
+            shadow: None,
         };
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&b))) {
             b.record_panic([0; 3], &*payload);

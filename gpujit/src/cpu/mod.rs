@@ -8,6 +8,9 @@
 //!   `per_thread(init)` (locals across barriers, indexed by `t.lin()`), `uniform(exited, what, |t| v)`
 //!   (`None`: end the block), `barrier(&exited)`, `step_by`/`step_by_inclusive` (block-level loops),
 //!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`,
+//!   `checked()` / `run_checked(&|blk| ..)` (checked mode: the kernel's copy whose accesses call the views'
+//!   `ld_at(t, [i, ..], at)`, `st_at(t, [i, ..], v, at)`, `atomic_at(t, [i, ..], op, at)`, `at` the access's
+//!   `Location`),
 //!   `uniform_value(|t| v)` / `uniform_once(exited, |t| v)` (a value the macro proved block-uniform and
 //!   fault-free, evaluated once), `threads_x_in(exited, lo, hi, |t| ..)` (the threads with `lo <= x < hi`),
 //!   `lockstep()` (counts a block whose loop ran in lockstep), `fits(ok, fit, len)` /
@@ -40,6 +43,7 @@
 mod atomics;
 mod backend;
 mod block;
+mod check;
 mod coro;
 mod ctx;
 mod exec;
@@ -62,6 +66,7 @@ mod tests;
 pub use atomics::{threadfence, threadfence_block, AtomicOp, AtomicScalar};
 pub use backend::CpuBackend;
 pub use block::{Block, XRange};
+pub use check::{with_checks, Checks};
 pub use coro::stack_check;
 pub use ctx::SharedLayout;
 pub(crate) use exec::MAX_SHARED_BYTES;

@@ -7,6 +7,7 @@ use std::fmt;
 use corosensei::Yielder;
 
 use crate::cpu::block::Block;
+use crate::cpu::check::{Access, Finding, Kind, Place, Report, Who};
 use crate::cpu::ops::{Faults, IntDiv};
 use crate::cpu::{Idx3, KernelArith, KernelShift};
 
@@ -225,6 +226,65 @@ impl<'a> Thread<'a> {
     #[inline(always)]
     pub fn block(&self) -> &'a Block<'a> {
         self.block
+    }
+
+    /// Checked mode (`check.rs`): records this thread's access `kind` at `at`
+    /// to the element at `addr` (of shared memory if `shared`; `index` in
+    /// array `name` of `space`), and faults if it races or reads an
+    /// uninitialised element. Nothing outside a checked launch.
+    #[inline(never)]
+    pub(super) fn check_access(
+        &self,
+        shared: bool,
+        addr: usize,
+        kind: Kind,
+        at: &'static std::panic::Location<'static>,
+        (space, name, index): (&dyn fmt::Display, &'static str, &[usize]),
+    ) {
+        let Some(shadow) = self.block.shadow else {
+            return;
+        };
+        let place = if shared {
+            Place::Shared(addr.wrapping_sub(self.block.shared_ptr as usize))
+        } else {
+            Place::Global(addr)
+        };
+        let now = Access {
+            block: self.block.linear,
+            thread: self.lin,
+            epoch: self.block.epoch.get(),
+            kind,
+            at,
+        };
+        // (Never borrowed elsewhere while an access runs: `access` calls out to nothing.)
+        let Ok(Some(finding)) = shadow.try_borrow_mut().map(|mut s| s.access(place, now)) else {
+            return;
+        };
+        let other = match finding {
+            Finding::Race(a) => Who {
+                block: self.block.block_of(a.block),
+                thread: self.block.tid_of(a.thread),
+            },
+            Finding::Uninit => Who {
+                block: self.block.idx,
+                thread: self.tid,
+            },
+        };
+        Thread::fault(
+            *self,
+            Report {
+                finding,
+                space,
+                name,
+                index,
+                now,
+                who: Who {
+                    block: self.block.idx,
+                    thread: self.tid,
+                },
+                other,
+            },
+        );
     }
 
     /// Records a fault of this thread: the launch then returns

@@ -12,6 +12,7 @@ use std::marker::PhantomData;
 
 use crate::buffer::ArgPtr;
 use crate::cpu::atomics::{AtomicOp, AtomicScalar};
+use crate::cpu::check::Kind;
 use crate::cpu::Thread;
 use crate::kernel_def::KernelArg;
 use crate::scalar::DeviceScalar;
@@ -433,6 +434,96 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
         } else {
             self.oob(t, index);
         }
+    }
+}
+
+/// Checked mode (`GPUJIT_CHECK`, `with_checks`): the accessors of the
+/// macro's checked copy of a kernel, which tell the shadow memory about every
+/// access before making it as [`View::ld`] & co. do. `at` is the access's
+/// line in the kernel (the macro writes `Location::caller()` at the user's
+/// span). Not used by any other path.
+impl<T: DeviceScalar, M: Mem> View<'_, T, M> {
+    /// The flat offset of `idx` (1-3 indices), if it is in bounds.
+    #[inline]
+    fn offset(&self, idx: &[usize]) -> Option<usize> {
+        match idx {
+            [i] if *i < self.len => Some(*i),
+            [i, j] if *i < self.dims[0] && *j < self.dims[1] => Some(i * self.dims[1] + j),
+            [i, j, k] if *i < self.dims[0] && *j < self.dims[1] && *k < self.dims[2] => {
+                Some((i * self.dims[1] + j) * self.dims[2] + k)
+            }
+            _ => None,
+        }
+    }
+
+    /// Tells the shadow memory about an access of `kind` at `idx` (nothing
+    /// out of bounds, which faults as usual, or for a read-only argument,
+    /// which no thread of the launch can write).
+    fn check(&self, t: &Thread<'_>, idx: &[usize], kind: Kind, at: &'static std::panic::Location<'static>) {
+        if M::SPACE == Space::Global && !self.writable {
+            return;
+        }
+        if let Some(off) = self.offset(idx) {
+            let addr = self.ptr.wrapping_add(off) as usize;
+            t.check_access(M::SPACE == Space::Shared, addr, kind, at, (&M::SPACE, self.name, idx));
+        }
+    }
+
+    /// [`View::ld`], [`View::ld2`] or [`View::ld3`] of a checked launch.
+    #[doc(hidden)]
+    pub fn ld_at<const N: usize>(
+        &self,
+        t: &Thread<'_>,
+        idx: [usize; N],
+        at: &'static std::panic::Location<'static>,
+    ) -> T {
+        self.check(t, &idx, Kind::Read, at);
+        match idx.as_slice() {
+            [i] => self.ld(t, *i),
+            [i, j] => self.ld2(t, *i, *j),
+            [i, j, k] => self.ld3(t, *i, *j, *k),
+            _ => {
+                self.oob(*t, &idx);
+                T::default()
+            }
+        }
+    }
+
+    /// [`View::st`], [`View::st2`] or [`View::st3`] of a checked launch.
+    #[doc(hidden)]
+    pub fn st_at<const N: usize>(
+        &self,
+        t: &Thread<'_>,
+        idx: [usize; N],
+        v: T,
+        at: &'static std::panic::Location<'static>,
+    ) {
+        if self.can_write() {
+            self.check(t, &idx, Kind::Write, at);
+        }
+        match idx.as_slice() {
+            [i] => self.st(t, *i, v),
+            [i, j] => self.st2(t, *i, *j, v),
+            [i, j, k] => self.st3(t, *i, *j, *k, v),
+            _ => self.bad_store(*t, &idx),
+        }
+    }
+}
+
+impl<T: AtomicScalar, M: Mem> View<'_, T, M> {
+    /// [`View::atomic`] of a checked launch.
+    #[doc(hidden)]
+    pub fn atomic_at<const N: usize>(
+        &self,
+        t: &Thread<'_>,
+        idx: [usize; N],
+        op: AtomicOp<T>,
+        at: &'static std::panic::Location<'static>,
+    ) -> T {
+        if self.can_write() {
+            self.check(t, &idx, Kind::Atomic, at);
+        }
+        self.atomic(t, idx, op)
     }
 }
 
