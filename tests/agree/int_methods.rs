@@ -108,6 +108,28 @@ pub(crate) fn int_methods_agree() {
     signed!(int_methods_i16, i16, u16);
     signed!(int_methods_i32, i32, u32);
     signed!(int_methods_i64, i64, u64);
+    macro_rules! negate {
+        ($k:ident, $t:ty, $signed:expr) => {{
+            let x: Vec<$t> = edges(<$t>::BITS, $signed).iter().map(|&x| x as $t).collect();
+            let n = x.len();
+            cases.push((
+                &$k::KERNEL,
+                lin((n as u32).div_ceil(64)),
+                (64, 1, 1),
+                vec![v(&x), z::<$t>(&[n]), z::<i64>(&[n])],
+                EXACT,
+            ));
+        }};
+    }
+    negate!(negate_u8, u8, false);
+    negate!(negate_u16, u16, false);
+    negate!(negate_u32, u32, false);
+    negate!(negate_u64, u64, false);
+    negate!(negate_usize, usize, false);
+    negate!(negate_i8, i8, true);
+    negate!(negate_i16, i16, true);
+    negate!(negate_i32, i32, true);
+    negate!(negate_i64, i64, true);
     for n in [1u32, 256, 257, 100_000, 4_000_000] {
         cases.push((
             &int_methods_forms::KERNEL,

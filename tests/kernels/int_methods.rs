@@ -137,8 +137,42 @@ pub fn own_names_like_intrinsics(out: &mut [u32], warpSize: u32) {
     }
 }
 
+/// `wrapping_neg` of every integer type, as the type and widened to `i64`
+/// (found by the fuzzer, seed 100: the C negated `u8`/`u16` in C's `int`, so
+/// `1u16.wrapping_neg() as i64` was -1 instead of 65535).
+macro_rules! negate_kernel {
+    ($name:ident, $t:ty) => {
+        #[gpu_kernel]
+        pub fn $name(x: &[$t], neg: &mut [$t], wide: &mut [i64]) {
+            let i = grid(1);
+            if i < x.len() {
+                neg[i] = x[i].wrapping_neg();
+                wide[i] = x[i].wrapping_neg() as i64;
+            }
+        }
+    };
+}
+negate_kernel!(negate_u8, u8);
+negate_kernel!(negate_u16, u16);
+negate_kernel!(negate_u32, u32);
+negate_kernel!(negate_u64, u64);
+negate_kernel!(negate_usize, usize);
+negate_kernel!(negate_i8, i8);
+negate_kernel!(negate_i16, i16);
+negate_kernel!(negate_i32, i32);
+negate_kernel!(negate_i64, i64);
+
 pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
+        &negate_u8::KERNEL,
+        &negate_u16::KERNEL,
+        &negate_u32::KERNEL,
+        &negate_u64::KERNEL,
+        &negate_usize::KERNEL,
+        &negate_i8::KERNEL,
+        &negate_i16::KERNEL,
+        &negate_i32::KERNEL,
+        &negate_i64::KERNEL,
         &int_methods_u8::KERNEL,
         &int_methods_u16::KERNEL,
         &int_methods_u32::KERNEL,

@@ -178,7 +178,9 @@ impl Emitter<'_> {
                 let s = scalar_of(e.ty);
                 let v = paren(self.expr(a));
                 match (op, s) {
-                    (UnOp::Neg, Some(t)) if t.is_signed_int() => format!(
+                    // In the unsigned type of the width, cast back: C would
+                    // negate `u8`/`u16` in `int` (and signed overflow is UB).
+                    (UnOp::Neg, Some(t)) if t.is_int() => format!(
                         "({})(0{} - ({}){v})",
                         t.c_name(),
                         if t.bits() <= 32 { "u" } else { "ull" },
