@@ -2,7 +2,8 @@
 //! generated run on every path that can run them, and must agree bit for
 //! bit (any NaN matches any NaN across the C boundary):
 //! - the CPU backend's default choice, and its reference path (coroutines,
-//!   forced) — faults included: the same report on both;
+//!   forced) — faults included: the same report on both; and the checked
+//!   mode (`GPUJIT_CHECK=race,init`), which must find nothing to report;
 //! - the emitted CUDA C on the host (g++ against `driver-double/shim.h`);
 //! - the CUDA backend on the driver double (NVRTC, cudarc, the C on the host),
 //!   in child processes;
@@ -213,6 +214,7 @@ fn child(names: &str) -> std::process::ExitCode {
 
 /// The paths, as mismatches name them and `GPUJIT_FUZZ_PATHS` chooses them.
 const DEFAULT_PATH: &str = "cpu-default";
+const CHECKED: &str = "cpu-checked";
 const NVRTC: &str = "nvrtc";
 const HOST_C: &str = "host-c";
 const DOUBLE: &str = "double";
@@ -325,7 +327,17 @@ fn check(cases: &[FuzzCase]) -> Report {
         let reference_run = gpujit::__private::with_forced_coroutines(|| run(case, &args));
         let default_run = run(case, &args);
         *path_counts.entry(default_path()).or_default() += 1;
-        runs += 2;
+        // The checked mode (racecheck, initcheck) must be silent on these
+        // race-free kernels and change nothing.
+        let checked_run = gpujit::with_checks(gpujit::Checks::ALL, || run(case, &args));
+        runs += 3;
+        if let Some(detail) = differ(case, &args, &reference_run, &checked_run) {
+            mismatches.push(Mismatch {
+                kernel: case.name.to_string(),
+                path: CHECKED,
+                detail,
+            });
+        }
         if let Some(detail) = differ(case, &args, &reference_run, &injected(case, default_run)) {
             mismatches.push(Mismatch {
                 kernel: case.name.to_string(),
@@ -657,7 +669,7 @@ fn shrink_and_record(name: &str, path: &'static str, deadline: Instant) {
             .env("GPUJIT_FUZZ_REPLAY", &replay_file)
             .env("GPUJIT_FUZZ_REPORT", &report_file)
             .env("GPUJIT_FUZZ_SHRINK", "0")
-            .env("GPUJIT_FUZZ_PATHS", if path == DEFAULT_PATH { "" } else { path })
+            .env("GPUJIT_FUZZ_PATHS", if path.starts_with("cpu-") { "" } else { path })
             .status();
         let Ok(report) = std::fs::read_to_string(&report_file) else {
             eprintln!("fuzz: the shrinker's build or run failed ({status:?}); stopping at round {round}");
