@@ -7,7 +7,7 @@
 //! option (no statement, a literal, the first type). A kernel is therefore
 //! its list of choices, which is what the shrinker edits ([`shrink`]): it
 //! deletes runs of choices and lowers single ones, and regenerates. A new
-//! construct is one rule in [`rules`] (one arm of a statement or
+//! construct is one rule in `rules.rs` (one arm of a statement or
 //! expression kind), nothing else.
 //!
 //! What a generated kernel may do is limited so that its result is defined
