@@ -47,6 +47,12 @@ fn at(marker: &str) -> String {
     format!("checked.rs:{}:", line_of(marker))
 }
 
+/// Whether `GPUJIT_CPU_EXEC=coroutines` forces every launch onto the
+/// coroutine path (CI's coroutine pass).
+fn coroutines_forced() -> bool {
+    std::env::var("GPUJIT_CPU_EXEC").is_ok_and(|v| v.trim() == "coroutines")
+}
+
 /// The fault message of `r`, which must be a `KernelFault` of `kernel`.
 fn fault_of(r: gpujit::Result<()>, kernel: &str) -> String {
     match r {
@@ -100,21 +106,37 @@ fn a_tiled_matmul_without_its_second_barrier_races() {
     let (grid, block) = ((m.div_ceil(TILE), n.div_ceil(TILE)), (TILE, TILE));
     // Unchecked, the CPU backend's order of threads hides the bug.
     with_checks(Checks::NONE, || matmul_no_second_barrier![grid, block](&a, &b, &mut c)).unwrap();
-    let r = with_checks(Checks::RACE, || matmul_no_second_barrier![grid, block](&a, &b, &mut c));
-    let m = fault_of(r, "matmul_no_second_barrier");
-    // Thread 0 runs to the next barrier first, storing the second tile;
-    // thread 1 then reads the first one's element [0, 0].
-    assert_has(
-        &m,
-        &[
-            "racecheck: shared array `sa` element [0, 0]: read by block (0, 0, 0) thread (1, 0, 0) at ",
-            &at("// MM_READ"),
-            "races with the write by block (0, 0, 0) thread (0, 0, 0) at ",
-            &at("// MM_STORE"),
-            "with no syncthreads() between them",
-        ],
-    );
-    assert!(m.contains("tests/cpu_paths/checked.rs:"), "{m}");
+    // On the split thread loops (the default) and on coroutines: thread 0
+    // stores the second tile's element [0, 0] with no barrier after the other
+    // threads' reads of the first tile's (split: its store is the second
+    // access, racing with the last reader; coroutines: thread 0 runs ahead
+    // to the next barrier, and thread 1's read is the second).
+    for forced in [false, true] {
+        let launch = || matmul_no_second_barrier![grid, block](&a, &b, &mut c);
+        let r = if forced {
+            with_checks(Checks::RACE, || gpujit::__private::with_forced_coroutines(launch))
+        } else {
+            with_checks(Checks::RACE, launch)
+        };
+        let m = fault_of(r, "matmul_no_second_barrier");
+        assert_has(
+            &m,
+            &[
+                "racecheck: shared array `sa` element [0, 0]: ",
+                "write by block (0, 0, 0) thread (0, 0, 0) at ",
+                &at("// MM_STORE"),
+                "read by block (0, 0, 0) thread (",
+                &at("// MM_READ"),
+                "with no syncthreads() between them",
+            ],
+        );
+        let (store, read) = (m.find(&at("// MM_STORE")), m.find(&at("// MM_READ")));
+        assert!(store.is_some() && read.is_some(), "{m}");
+        // The first access named is the second one made.
+        let expect_store_first = !(forced || coroutines_forced());
+        assert_eq!(store < read, expect_store_first, "forced coroutines: {forced}: {m}");
+        assert!(m.contains("tests/cpu_paths/checked.rs:"), "{m}");
+    }
 }
 
 /// `block_sum_f32` without the barrier after the first store: thread 0 adds
@@ -140,30 +162,54 @@ fn sum_no_first_barrier(x: &[f32], partial: &mut [f32]) {
 fn a_reduction_reading_before_the_write_races_and_reads_uninitialised_memory() {
     let x = to_device(&vec![1.0f32; 3 * RED_THREADS]).unwrap();
     let mut partial = zeros::<f32>(3).unwrap();
-    let r = with_checks(Checks::RACE, || sum_no_first_barrier![3, RED_THREADS](&x, &mut partial));
-    let m = fault_of(r, "sum_no_first_barrier");
-    assert_has(
-        &m,
-        &[
-            "racecheck: shared array `cache` element [128]: write by block (0, 0, 0) thread (128, 0, 0) at ",
-            &at("// SUM_STORE"),
-            "races with the read by block (0, 0, 0) thread (0, 0, 0) at ",
-            &at("// SUM_ADD"),
-        ],
-    );
-    // With initcheck too, thread 0's read is the first fault.
-    let r = with_checks(Checks::RACE | Checks::INIT, || {
-        sum_no_first_barrier![3, RED_THREADS](&x, &mut partial)
-    });
-    let m = fault_of(r, "sum_no_first_barrier");
-    assert_has(
-        &m,
-        &[
-            "initcheck: shared array `cache` element [128]: read by block (0, 0, 0) thread (0, 0, 0) at ",
-            &at("// SUM_ADD"),
-            "which no thread of the block wrote before",
-        ],
-    );
+    // Split (the default): every thread stores, then thread 0's read is the
+    // second access; coroutines: thread 0 reads first, thread 128's store
+    // is the second. Both name the same pair.
+    for forced in [false, true] {
+        let mut run = |checks| {
+            let launch = || sum_no_first_barrier![3, RED_THREADS](&x, &mut partial);
+            if forced {
+                with_checks(checks, || gpujit::__private::with_forced_coroutines(launch))
+            } else {
+                with_checks(checks, launch)
+            }
+        };
+        let m = fault_of(run(Checks::RACE), "sum_no_first_barrier");
+        let (write, read) = (
+            "write by block (0, 0, 0) thread (128, 0, 0) at ",
+            "read by block (0, 0, 0) thread (0, 0, 0) at ",
+        );
+        assert_has(
+            &m,
+            &[
+                "racecheck: shared array `cache` element [128]: ",
+                write,
+                &at("// SUM_STORE"),
+                read,
+                &at("// SUM_ADD"),
+            ],
+        );
+        let coroutines = forced || coroutines_forced();
+        assert_eq!(
+            m.find(write) < m.find(read),
+            coroutines,
+            "coroutines: {coroutines}: {m}"
+        );
+        // Thread 128's store is not ordered before thread 0's read, whichever
+        // ran first: initcheck alone finds the read, and with racecheck
+        // too, thread 0's read is the first fault.
+        for checks in [Checks::INIT, Checks::RACE | Checks::INIT] {
+            let m = fault_of(run(checks), "sum_no_first_barrier");
+            assert_has(
+                &m,
+                &[
+                    "initcheck: shared array `cache` element [128]: read by block (0, 0, 0) thread (0, 0, 0) at ",
+                    &at("// SUM_ADD"),
+                    "which no thread of the block wrote before",
+                ],
+            );
+        }
+    }
 }
 
 /// A 4-bin histogram with a plain `+=` on global memory.
@@ -318,6 +364,21 @@ fn correct_kernels_are_silent_and_give_the_same_results() {
     let mut c2 = zeros::<f32>((n, m)).unwrap();
     with_checks(Checks::ALL, || matmul_tiled![grid, block](&a, &b, &mut c2)).unwrap();
     assert_eq!(c2.copy_to_host().unwrap(), fast);
+    // Checked, a kernel with barriers that splits runs as thread loops, not
+    // coroutines (unless they are forced).
+    let coroutine_blocks = gpujit::__private::last_launch_coroutine_blocks();
+    if coroutines_forced() {
+        assert_eq!(coroutine_blocks, grid.0 * grid.1);
+    } else {
+        assert_eq!(coroutine_blocks, 0);
+    }
+    let mut c3 = zeros::<f32>((n, m)).unwrap();
+    with_checks(Checks::ALL, || {
+        gpujit::__private::with_forced_coroutines(|| matmul_tiled![grid, block](&a, &b, &mut c3))
+    })
+    .unwrap();
+    assert_eq!(gpujit::__private::last_launch_coroutine_blocks(), grid.0 * grid.1);
+    assert_eq!(c3.copy_to_host().unwrap(), fast);
     with_checks(Checks::ALL, || matmul_naive![grid, block](&a, &b, &mut c2)).unwrap();
     assert_eq!(c2.copy_to_host().unwrap(), fast);
 
@@ -379,11 +440,15 @@ fn gpujit_check_turns_them_on_and_a_bad_word_is_an_error() {
         Ok(v) if v.contains("race") => {
             let mut out = zeros::<u32>(32).unwrap();
             let m = fault_of(shared_flag![1, 32](&mut out), "shared_flag");
-            assert!(m.starts_with("racecheck:"), "{m}");
+            // Thread 1's read of the flag races with thread 0's store, which
+            // no barrier orders before it: with initcheck on, the read is
+            // also uninitialised, which is reported first.
+            let check = if v.contains("init") { "initcheck:" } else { "racecheck:" };
+            assert!(m.starts_with(check), "{m}");
         }
         Ok(_) => {}
         Err(_) => {
-            for value in ["race,bogus", " init , race "] {
+            for value in ["race,bogus", " init , race ", "race"] {
                 let child = std::process::Command::new(std::env::current_exe().unwrap())
                     .args(["--exact", ENV_TEST])
                     .env("GPUJIT_CHECK", value)

@@ -33,6 +33,9 @@ pub struct BlockPlan {
     /// The block function's body (after the parameter copies and shared
     /// views that `emit_cpu::emit` writes).
     pub body: TokenStream,
+    /// The body of the kernel's checked copy's block function (after the
+    /// same copies and views; see `checked_body`).
+    pub checked: TokenStream,
     /// Whether the blocks of a grid row may run as one (`merge`).
     pub merged: bool,
 }
@@ -90,25 +93,44 @@ pub fn plan(k: &Kernel) -> BlockPlan {
         (body, false)
     };
     BlockPlan {
-        body: checked_switch(k, callee_switch(k, body)),
+        body: callee_switch(k, body),
+        checked: checked_body(k),
         merged,
     }
 }
 
-/// `body`, or under the runtime's checks (`GPUJIT_CHECK`, `with_checks`)
-/// the kernel's checked copy: the reference path (coroutines for a kernel
-/// that has barriers or calls a device function that reaches one; the plain
-/// thread loop for the others) with every access to an array parameter or a shared
-/// array reporting to the shadow memory. One test per block and a call
-/// the optimiser cannot inline; the other paths' code is `body` unchanged.
-fn checked_switch(k: &Kernel, body: TokenStream) -> TokenStream {
+/// The block function of the kernel's checked copy, which the runtime runs
+/// in place of the fast one under its checks (`GPUJIT_CHECK`,
+/// `with_checks`): the split thread loops for a kernel with barriers that
+/// splits (`split::split_checked`), else the reference path (coroutines for
+/// a kernel that has barriers or calls a device function that reaches one;
+/// the plain thread loop for the others), with every access to an array parameter or a shared
+/// array reporting to the shadow memory. A block function of its own,
+/// chosen once per launch: the fast paths' code does not change.
+fn checked_body(k: &Kernel) -> TokenStream {
     let (blk, t) = (block_ident(), thread_ident());
     let copies = param_copies(k, &[]);
     let checked = Emitter::new(k).checked().block_stmts(&k.body);
     let coroutines = quote! { #blk.coroutines(&|#t| { #copies #checked }); };
     let threads = quote! { #blk.threads(|#t| { #copies #checked }); };
     let run = if k.uses_barrier {
-        coroutines
+        match split::split_checked(k) {
+            // As the fast paths do: split unless the coroutines are forced.
+            Some(split) => {
+                let names = k.params.iter().map(|p| ident(&p.name));
+                let shared = crate::emit_cpu::shared_views(k);
+                quote! {
+                    if #blk.force_coroutines() {
+                        #coroutines
+                    } else {
+                        #(#[allow(unused_variables)] let #names = #names;)*
+                        #shared
+                        #split
+                    }
+                }
+            }
+            None => coroutines,
+        }
     } else if k.callees.is_empty() {
         threads
     } else {
@@ -124,15 +146,7 @@ fn checked_switch(k: &Kernel, body: TokenStream) -> TokenStream {
             }
         }
     };
-    // Out of line, through `dyn`: the fast paths' block function stays
-    // the code it was (LLVM inlines and allocates registers as before).
-    quote! {
-        if #blk.checked() {
-            #blk.run_checked(&|#blk| { #run });
-        } else {
-            #body
-        }
-    }
+    run
 }
 
 /// `body`, or, for a kernel that calls device functions, that or the

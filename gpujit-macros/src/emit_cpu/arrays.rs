@@ -108,13 +108,20 @@ impl Emitter<'_> {
     }
 
     /// For the checked copy of the kernel: the view of `a` if its accesses
-    /// are checked (array parameters and shared arrays but own-index ones).
+    /// are checked (shared arrays, and written array parameters but
+    /// own-index ones: a read-only one, which the borrow checker keeps
+    /// from aliasing a written one, cannot race).
     pub(super) fn checked_view(&self, a: ArrayRef) -> Option<Ident> {
         if !self.checked {
             return None;
         }
         match a {
-            ArrayRef::Param(i) if !self.owned.get(i).copied().unwrap_or(false) => Some(ident(&self.k.params[i].name)),
+            ArrayRef::Param(i)
+                if !self.owned.get(i).copied().unwrap_or(false)
+                    && matches!(self.k.params[i].kind, ParamKind::Array { mutable: true, .. }) =>
+            {
+                Some(ident(&self.k.params[i].name))
+            }
             ArrayRef::Shared(i) => Some(ident(&self.k.shared[i].name)),
             _ => None,
         }

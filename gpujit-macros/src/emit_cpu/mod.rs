@@ -53,6 +53,8 @@ pub struct CpuCode {
     pub shared_align: TokenStream,
     /// The body of the block function (`gj_block` in scope).
     pub body: TokenStream,
+    /// The body of the checked copy's block function (`gj_block` in scope).
+    pub checked: TokenStream,
 }
 
 /// How the fast thread loop of a CPU strategy reaches arrays: the emitter
@@ -74,7 +76,7 @@ pub trait Accesses {
 
 /// The block function of kernel `k` around `block_body` (the strategy's,
 /// see `cpu::plan`).
-pub fn emit(k: &Kernel, block_body: TokenStream) -> CpuCode {
+pub fn emit(k: &Kernel, block_body: TokenStream, checked_body: TokenStream) -> CpuCode {
     let mut prelude = local_bytes_check(k);
     for c in &k.body_consts {
         let name = ident(&c.name);
@@ -113,13 +115,16 @@ pub fn emit(k: &Kernel, block_body: TokenStream) -> CpuCode {
     }
     // Shared arrays belong to the block: one view each, made once per block.
     body.extend(shared_views(k));
+    let mut checked = body.clone();
     body.extend(block_body);
+    checked.extend(checked_body);
     prelude.extend(shared_bytes_check(k, &end));
     CpuCode {
         prelude,
         shared_bytes: end,
         shared_align: align,
         body,
+        checked,
     }
 }
 

@@ -144,7 +144,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
 
     // CPU: unpack the arguments, then run the per-thread body.
     let plan = crate::cpu::plan(k);
-    let cpu = emit_cpu::emit(k, plan.body);
+    let cpu = emit_cpu::emit(k, plan.body, plan.checked);
     let arg_names: Vec<_> = (0..k.params.len())
         .map(|i| format_ident!("gj_arg_{}", i, span = proc_macro2::Span::mixed_site()))
         .collect();
@@ -172,6 +172,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     let shared_bytes = &cpu.shared_bytes;
     let shared_align = &cpu.shared_align;
     let body = &cpu.body;
+    let checked = &cpu.checked;
     // Kernels whose threads cannot tell their block may run a grid row's
     // blocks as one (`cpu::merge`).
     let run = if plan.merged {
@@ -399,9 +400,11 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 #(#unpack)*
                 #prelude
                 let gj_shared = ::gpujit::__private::SharedLayout { bytes: #shared_bytes, align: #shared_align };
-                gj_launch.#run(gj_shared, &|#blk: &::gpujit::__private::Block<'_>| {
-                    #body
-                })
+                gj_launch.#run(
+                    gj_shared,
+                    &|#blk: &::gpujit::__private::Block<'_>| { #body },
+                    &|#blk: &::gpujit::__private::Block<'_>| { #checked },
+                )
             }
         }
     }

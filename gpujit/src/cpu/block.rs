@@ -121,20 +121,12 @@ impl<'a> Block<'a> {
         self.launch.force_coroutines
     }
 
-    /// Whether the launch is checked (`GPUJIT_CHECK`, `with_checks`): the
-    /// block must run the kernel's checked copy (through [`Block::run_checked`]), whose accesses report to
-    /// the shadow memory (`check.rs`), as coroutines if it has barriers.
-    #[inline(always)]
-    pub fn checked(&self) -> bool {
-        self.shadow.is_some()
-    }
-
-    /// Runs `f`, the kernel's checked copy, on this block: out of line, so
-    /// that the copy never shares the block function's code with the fast
-    /// paths.
-    #[inline(never)]
-    pub fn run_checked(&self, f: &dyn Fn(&Block<'_>)) {
-        f(self)
+    /// Every live thread of the block passed a barrier: the checked copy's
+    /// split thread loops call it at each barrier, as the coroutine
+    /// scheduler does (the epoch of later accesses, `check.rs`).
+    #[inline]
+    pub fn pass_barrier(&self) {
+        self.epoch.set(self.epoch.get().wrapping_add(1));
     }
 
     /// The coordinates of block `linear` of the launch (`x` fastest).

@@ -3,8 +3,9 @@
 //! initcheck`, behind [`with_checks`] or `GPUJIT_CHECK=race,init`.
 //!
 //! A checked launch runs its blocks one after another on the calling OS
-//! thread, each in the macro's checked copy of the kernel (as coroutines for
-//! kernels with barriers, as a plain thread loop for the others), whose
+//! thread, each in the macro's checked copy of the kernel (split into thread
+//! loops between barriers, as coroutines where that is not possible, a plain
+//! thread loop for kernels without barriers), whose
 //! accesses to array parameters and shared arrays report to a shadow memory
 //! here: per element, the last write and up to two reads of different
 //! threads, each with its block, thread, barrier epoch (how many barriers
@@ -13,9 +14,12 @@
 //! Two accesses to one element *race* when they come from different threads,
 //! at least one writes, not both are atomic, and no barrier orders them:
 //! they are in different blocks of the launch, or in the same block and
-//! the same epoch. A read of a shared-memory element that no thread of the
-//! block wrote before is *uninitialised* (a GPU reads what the memory
-//! held; the CPU backend zeroes shared memory, so the bug hides there).
+//! the same epoch. A read of a shared-memory element that no write of the
+//! block is ordered before (by a barrier, or by being the same thread's) is
+//! *uninitialised* (a GPU may read what the memory held; the CPU backend
+//! zeroes shared memory, so the bug hides there). Neither finding depends
+//! on the order the CPU backend runs the threads in, only which access of a
+//! pair is reported as the second.
 //!
 //! This file is a leaf of `cpu/`: the views and the thread call it with
 //! plain values, and format the fault themselves.
@@ -157,8 +161,11 @@ thread_local! {
 ///   between them, or in different blocks (blocks are never ordered within a
 ///   launch).
 /// - **initcheck**: a read, or an atomic, of a `shared_array` element that
-///   no thread of the block wrote before (a GPU reads what the memory held;
-///   the CPU backend zeroes shared memory, which hides the bug). Array
+///   no write of the block is ordered before: none before an earlier
+///   barrier, and none by the reading thread itself (another thread's write
+///   with no barrier between may come after the read on a GPU, which then
+///   reads what the memory held; the CPU backend zeroes shared memory,
+///   which hides the bug). Array
 ///   parameters need no such check: every [`DeviceArray`](crate::DeviceArray)
 ///   starts zeroed or copied from the host.
 ///
@@ -171,11 +178,18 @@ thread_local! {
 /// integer division by zero, divergent barriers) are reported as without
 /// checks.
 ///
+/// Neither check depends on the order in which the CPU backend runs the
+/// threads: only which access of a racing pair is named as the second does.
+///
 /// A checked launch runs its blocks one after another on the calling OS
-/// thread, in the reference path (a kernel with barriers as coroutines), and
-/// consults a shadow memory at every access to shared memory or to a written
-/// array parameter: 10-50 times slower than the default path. With no check
-/// on, launches take their usual fast paths, whose code is unchanged.
+/// thread, in the kernel's checked copy: a kernel with barriers split into
+/// thread loops between them (as coroutines where it cannot be split, or
+/// under `GPUJIT_CPU_EXEC=coroutines`), and a shadow memory consulted at
+/// every access to shared memory or to a written array parameter. README's
+/// "Checked mode" gives the cost measured per kernel. With no check on,
+/// launches take their usual fast paths: the launch picks the kernel's fast
+/// block function or its checked one, and the fast one's code is the same
+/// as without checked mode.
 ///
 /// Not checked: accesses inside `#[gpu_device]` functions (the kernel's own
 /// accesses are), local and `const` arrays (private to a thread, or
@@ -301,9 +315,39 @@ struct Elem {
     /// For shared memory: the block generation this shadow is of (an older
     /// one's is stale: nothing written yet).
     gen: u32,
+    /// For shared memory: the epoch of the block's first write (an element
+    /// is initialised for a read in a later epoch, whichever thread wrote).
+    first_write: Option<u32>,
     write: Option<Access>,
     /// Reads since the last write, of two different threads at most.
     reads: [Option<Access>; 2],
+}
+
+impl Elem {
+    /// Whether a write is ordered before `now`, a read or an atomic of the
+    /// element: one in an earlier barrier epoch of the block (epochs only
+    /// grow, so the first write's), or the last write, if `now`'s thread
+    /// made it. A write of another thread in the same epoch does not count:
+    /// on a GPU it may come after the read. So the finding does not depend
+    /// on the order the CPU runs the threads in.
+    fn initialised_for(&self, now: &Access) -> bool {
+        self.first_write.is_some_and(|epoch| epoch < now.epoch) || self.write.is_some_and(|w| w.same_thread(now))
+    }
+
+    /// Whether read `now` finds nothing and changes nothing, as most reads
+    /// of an element many threads read between two barriers: the last
+    /// write is of its block and an earlier epoch (so initialised, and no
+    /// race with it), and the two reads kept are of two other threads of
+    /// its block and epoch (`keep_read` would keep them).
+    #[inline]
+    fn settled_read(&self, now: &Access) -> bool {
+        let current = |r: &Option<Access>| {
+            r.is_some_and(|r| r.block == now.block && r.epoch == now.epoch && r.thread != now.thread)
+        };
+        self.write.is_some_and(|w| w.block == now.block && w.epoch < now.epoch)
+            && current(&self.reads[0])
+            && current(&self.reads[1])
+    }
 }
 
 /// What an access found.
@@ -311,7 +355,8 @@ struct Elem {
 pub(super) enum Finding {
     /// It races with this earlier access.
     Race(Access),
-    /// It reads a shared element no thread of the block wrote.
+    /// It reads a shared element that no write of the block is ordered
+    /// before (see `Elem::initialised_for`).
     Uninit,
 }
 
@@ -320,8 +365,9 @@ pub(super) enum Finding {
 pub(super) enum Place {
     /// Of an array parameter, at this address.
     Global(usize),
-    /// Of the block's shared memory, at this byte offset.
-    Shared(usize),
+    /// Of the block's shared memory: an element of `size` bytes (1, 2, 4
+    /// or 8) at this byte offset.
+    Shared { offset: usize, size: usize },
 }
 
 /// A multiplicative hash of an element's address (the addresses are
@@ -350,9 +396,13 @@ pub(super) struct Shadow {
     checks: Checks,
     /// Elements of array parameters, by address, for the whole launch.
     global: HashMap<usize, Elem, BuildHasherDefault<AddrHasher>>,
-    /// Elements of the running block's shared memory, by byte offset
-    /// (`gen` tells the running block's from older ones').
-    shared: Vec<Elem>,
+    /// Elements of the running block's shared memory, one table per
+    /// element size (1, 2, 4, 8 bytes), each by byte offset / size: arrays
+    /// of one element size lie at offsets aligned to it, so no two elements
+    /// share an entry (`gen` tells the running block's from older ones').
+    /// Made at the first access of that size.
+    shared: [Vec<Elem>; 4],
+    shared_bytes: usize,
     gen: u32,
 }
 
@@ -361,7 +411,8 @@ impl Shadow {
         Shadow {
             checks,
             global: HashMap::default(),
-            shared: vec![Elem::default(); shared_bytes],
+            shared: Default::default(),
+            shared_bytes,
             gen: 0,
         }
     }
@@ -371,7 +422,9 @@ impl Shadow {
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
             // (After 2^32 blocks: no stale generation may look current.)
-            self.shared.fill(Elem::default());
+            for table in &mut self.shared {
+                table.fill(Elem::default());
+            }
             self.gen = 1;
         }
     }
@@ -379,24 +432,32 @@ impl Shadow {
     /// Records `now` on the element at `place`, and returns what it found.
     pub(super) fn access(&mut self, place: Place, now: Access) -> Option<Finding> {
         let race = self.checks.contains(Checks::RACE);
-        let shared = matches!(place, Place::Shared(_));
+        let shared = matches!(place, Place::Shared { .. });
         let init = shared && self.checks.contains(Checks::INIT);
         if !race && !init {
             return None;
         }
         let e = match place {
             Place::Global(addr) => self.global.entry(addr).or_default(),
-            Place::Shared(off) => {
+            Place::Shared { offset, size } => {
                 let gen = self.gen;
-                let e = self.shared.get_mut(off)?;
+                let class = (size.trailing_zeros() as usize).min(3);
+                let table = &mut self.shared[class];
+                if table.is_empty() {
+                    table.resize(self.shared_bytes >> class, Elem::default());
+                }
+                let e = table.get_mut(offset >> class)?;
                 if e.gen != gen {
                     *e = Elem { gen, ..Elem::default() };
                 }
                 e
             }
         };
+        if now.kind == Kind::Read && e.settled_read(&now) {
+            return None;
+        }
         let mut found = None;
-        if init && now.kind != Kind::Write && e.write.is_none() {
+        if init && now.kind != Kind::Write && !e.initialised_for(&now) {
             found = Some(Finding::Uninit);
         }
         if race && found.is_none() {
@@ -410,6 +471,7 @@ impl Shadow {
         }
         match now.kind {
             Kind::Write | Kind::Atomic => {
+                e.first_write.get_or_insert(now.epoch);
                 e.write = Some(now);
                 e.reads = [None, None];
             }
@@ -424,6 +486,14 @@ impl Shadow {
 /// race with a later write (one a barrier of the reader's block already
 /// ordered), else of the older one.
 fn keep_read(reads: &mut [Option<Access>; 2], now: Access) {
+    // Two other threads' reads of `now`'s epoch and block already race
+    // with any later write this one would (the common case: many threads
+    // read one element between two barriers).
+    let current =
+        |r: &Option<Access>| r.is_some_and(|r| r.block == now.block && r.epoch == now.epoch && !r.same_thread(&now));
+    if current(&reads[0]) && current(&reads[1]) {
+        return;
+    }
     for slot in reads.iter_mut() {
         match slot {
             Some(r) if r.same_thread(&now) => {
@@ -507,7 +577,7 @@ impl fmt::Display for Report<'_> {
                 )
             }
             Finding::Uninit => f.write_str(
-                ", which no thread of the block wrote before: a GPU reads whatever the shared memory held (the CPU backend zeroes it)",
+                ", which no thread of the block wrote before (in an earlier barrier interval, or the reading thread itself): a GPU may read whatever the shared memory held (the CPU backend zeroes it)",
             ),
         }
     }
@@ -553,16 +623,19 @@ mod tests {
         let mut c = Shadow::new(Checks::RACE, 1);
         c.begin_block();
         for t in 0..5 {
-            assert!(c.access(Place::Shared(0), acc(0, t, 0, Kind::Read)).is_none());
+            assert!(c
+                .access(Place::Shared { offset: 0, size: 1 }, acc(0, t, 0, Kind::Read))
+                .is_none());
         }
         for t in 0..5 {
             let mut c2 = Shadow::new(Checks::RACE, 1);
             c2.begin_block();
             for r in 0..5 {
-                c2.access(Place::Shared(0), acc(0, r, 0, Kind::Read));
+                c2.access(Place::Shared { offset: 0, size: 1 }, acc(0, r, 0, Kind::Read));
             }
             assert!(
-                c2.access(Place::Shared(0), acc(0, t, 0, Kind::Write)).is_some(),
+                c2.access(Place::Shared { offset: 0, size: 1 }, acc(0, t, 0, Kind::Write))
+                    .is_some(),
                 "writer {t}"
             );
         }
@@ -573,17 +646,34 @@ mod tests {
         let mut c = Shadow::new(Checks::INIT, 8);
         c.begin_block();
         assert!(matches!(
-            c.access(Place::Shared(4), acc(0, 0, 0, Kind::Read)),
+            c.access(Place::Shared { offset: 4, size: 4 }, acc(0, 0, 0, Kind::Read)),
             Some(Finding::Uninit)
         ));
         assert!(matches!(
-            c.access(Place::Shared(4), acc(0, 0, 0, Kind::Atomic)),
+            c.access(Place::Shared { offset: 4, size: 4 }, acc(0, 0, 0, Kind::Atomic)),
             Some(Finding::Uninit)
         ));
-        assert!(c.access(Place::Shared(4), acc(0, 1, 0, Kind::Read)).is_none());
+        // Another thread's write of the same epoch is not ordered before a
+        // read; the thread's own write is, and so is any write past a barrier.
+        assert!(matches!(
+            c.access(Place::Shared { offset: 4, size: 4 }, acc(0, 1, 0, Kind::Read)),
+            Some(Finding::Uninit)
+        ));
+        assert!(c
+            .access(Place::Shared { offset: 4, size: 4 }, acc(0, 0, 0, Kind::Read))
+            .is_none());
+        assert!(c
+            .access(Place::Shared { offset: 4, size: 4 }, acc(0, 1, 1, Kind::Read))
+            .is_none());
+        assert!(c
+            .access(Place::Shared { offset: 4, size: 4 }, acc(0, 2, 1, Kind::Write))
+            .is_none());
+        assert!(c
+            .access(Place::Shared { offset: 4, size: 4 }, acc(0, 3, 1, Kind::Read))
+            .is_none());
         c.begin_block();
         assert!(matches!(
-            c.access(Place::Shared(4), acc(1, 0, 0, Kind::Read)),
+            c.access(Place::Shared { offset: 4, size: 4 }, acc(1, 0, 0, Kind::Read)),
             Some(Finding::Uninit)
         ));
         assert!(c.access(g(4), acc(1, 0, 0, Kind::Read)).is_none());

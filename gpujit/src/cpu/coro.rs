@@ -218,8 +218,7 @@ impl<'a> Block<'a> {
                 return;
             }
             votes = (arrived << 32) | yes;
-            // Every live thread passed the barrier (checked mode's epochs).
-            self.epoch.set(self.epoch.get().wrapping_add(1));
+            self.pass_barrier();
         }
     }
 }

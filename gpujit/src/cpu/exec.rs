@@ -47,7 +47,7 @@ impl CpuLaunch<'_> {
     /// # Errors
     /// As [`CpuLaunch::run_blocks`].
     pub fn run<F: Fn(&Thread<'_>) + Sync>(&self, shared: SharedLayout, uses_barrier: bool, body: &F) -> Result<()> {
-        self.launch_blocks(shared, uses_barrier, false, &|b: &Block<'_>| {
+        let block_fn = |b: &Block<'_>| {
             if uses_barrier {
                 b.coroutines(body)
             } else {
@@ -58,7 +58,8 @@ impl CpuLaunch<'_> {
                     }
                 })
             }
-        })
+        };
+        self.launch_blocks(shared, uses_barrier, false, &block_fn, &block_fn)
     }
 
     /// Runs `block_fn` once per block of the grid, in parallel, and waits for
@@ -96,8 +97,18 @@ impl CpuLaunch<'_> {
     ///   `GPUJIT_CPU_STACK_BYTES`, `GPUJIT_CPU_EXEC` or
     ///   `GPUJIT_CPU_TIME_LIMIT_MS` is not valid, or the watchdog thread
     ///   cannot be started.
-    pub fn run_blocks(&self, shared: SharedLayout, block_fn: &(dyn Fn(&Block<'_>) + Sync)) -> Result<()> {
-        self.launch_blocks(shared, false, false, block_fn)
+    ///
+    /// `checked_fn` is the kernel's checked copy, which a checked launch
+    /// ([`with_checks`](crate::with_checks), `GPUJIT_CHECK`) runs in place of
+    /// `block_fn`: picked once per launch, so that `block_fn`, the fast
+    /// paths' code, is the same with or without checked mode.
+    pub fn run_blocks(
+        &self,
+        shared: SharedLayout,
+        block_fn: &(dyn Fn(&Block<'_>) + Sync),
+        checked_fn: &(dyn Fn(&Block<'_>) + Sync),
+    ) -> Result<()> {
+        self.launch_blocks(shared, false, false, block_fn, checked_fn)
     }
 
     /// [`CpuLaunch::run_blocks`] for a kernel whose threads cannot tell
@@ -118,8 +129,13 @@ impl CpuLaunch<'_> {
     ///
     /// # Errors
     /// As [`CpuLaunch::run_blocks`].
-    pub fn run_blocks_merged(&self, shared: SharedLayout, block_fn: &(dyn Fn(&Block<'_>) + Sync)) -> Result<()> {
-        self.launch_blocks(shared, false, true, block_fn)
+    pub fn run_blocks_merged(
+        &self,
+        shared: SharedLayout,
+        block_fn: &(dyn Fn(&Block<'_>) + Sync),
+        checked_fn: &(dyn Fn(&Block<'_>) + Sync),
+    ) -> Result<()> {
+        self.launch_blocks(shared, false, true, block_fn, checked_fn)
     }
 
     fn launch_blocks(
@@ -127,7 +143,8 @@ impl CpuLaunch<'_> {
         shared: SharedLayout,
         coroutines: bool,
         merge: bool,
-        body: &(dyn Fn(&Block<'_>) + Sync),
+        fast: &(dyn Fn(&Block<'_>) + Sync),
+        checked: &(dyn Fn(&Block<'_>) + Sync),
     ) -> Result<()> {
         if !self.checked {
             self.cfg.validate()?;
@@ -192,6 +209,7 @@ impl CpuLaunch<'_> {
         //
         // Small blocks run in batches (see `batch_len`): each rayon job takes
         // the shared buffer once and walks its run of consecutive blocks.
+        let body = if ctx.check.is_some() { checked } else { fast };
         let min_len = batch_len(blocks, ctx.threads_per_block, rayon::current_num_threads());
         // Never with shared memory: shared spans are checked for
         // `blockDim` threads (`span.rs`), not a merged run's.

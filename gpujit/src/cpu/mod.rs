@@ -2,13 +2,14 @@
 //! semantics for blocks, threads, shared memory and `syncthreads()`.
 //!
 //! CONTRACT (used by macro-generated code; keep these names and signatures):
-//! - `CpuLaunch::run_blocks(&self, shared: SharedLayout, block_fn: &(dyn Fn(&Block<'_>) + Sync)) -> Result<()>`:
-//!   one call of the kernel's block function per block (the executor is not generic).
+//! - `CpuLaunch::run_blocks(&self, shared: SharedLayout, block_fn: &(dyn Fn(&Block<'_>) + Sync), checked_fn: &(dyn Fn(&Block<'_>) + Sync)) -> Result<()>`
+//!   (and `run_blocks_merged`, the same): one call of the kernel's block function per block (the executor is not
+//!   generic); `checked_fn`, the kernel's checked copy, in place of `block_fn` in a checked launch.
 //! - `Block`: `threads(|t| ..)` (the thread loop), `live_threads(&exited, |t| ..)`, `exit_flags()`,
 //!   `per_thread(init)` (locals across barriers, indexed by `t.lin()`), `uniform(exited, what, |t| v)`
 //!   (`None`: end the block), `barrier(&exited)`, `step_by`/`step_by_inclusive` (block-level loops),
 //!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`,
-//!   `checked()` / `run_checked(&|blk| ..)` (checked mode: the kernel's copy whose accesses call the views'
+//!   `pass_barrier()` (the checked copy's split loops, at each barrier; that copy's accesses call the views'
 //!   `ld_at(t, [i, ..], at)`, `st_at(t, [i, ..], v, at)`, `atomic_at(t, [i, ..], op, at)`, `at` the access's
 //!   `Location`),
 //!   `uniform_value(|t| v)` / `uniform_once(exited, |t| v)` (a value the macro proved block-uniform and

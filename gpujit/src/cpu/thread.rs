@@ -229,23 +229,24 @@ impl<'a> Thread<'a> {
     }
 
     /// Checked mode (`check.rs`): records this thread's access `kind` at `at`
-    /// to the element at `addr` (of shared memory if `shared`; `index` in
-    /// array `name` of `space`), and faults if it races or reads an
-    /// uninitialised element. Nothing outside a checked launch.
-    #[inline(never)]
+    /// to the element at `addr` (of shared memory if `shared`, an element of
+    /// `size` bytes), and returns what it found: a race or an uninitialised
+    /// read, for [`Thread::report_check`]. Nothing outside a checked launch.
+    #[inline]
     pub(super) fn check_access(
         &self,
         shared: bool,
         addr: usize,
+        size: usize,
         kind: Kind,
         at: &'static std::panic::Location<'static>,
-        (space, name, index): (&dyn fmt::Display, &'static str, &[usize]),
-    ) {
-        let Some(shadow) = self.block.shadow else {
-            return;
-        };
+    ) -> Option<(Finding, Access)> {
+        let shadow = self.block.shadow?;
         let place = if shared {
-            Place::Shared(addr.wrapping_sub(self.block.shared_ptr as usize))
+            Place::Shared {
+                offset: addr.wrapping_sub(self.block.shared_ptr as usize),
+                size,
+            }
         } else {
             Place::Global(addr)
         };
@@ -257,9 +258,19 @@ impl<'a> Thread<'a> {
             at,
         };
         // (Never borrowed elsewhere while an access runs: `access` calls out to nothing.)
-        let Ok(Some(finding)) = shadow.try_borrow_mut().map(|mut s| s.access(place, now)) else {
-            return;
-        };
+        let finding = shadow.try_borrow_mut().ok()?.access(place, now)?;
+        Some((finding, now))
+    }
+
+    /// The fault of a finding of [`Thread::check_access`], for `index` in
+    /// array `name` of `space`. Out of line: the message is made only here.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_check(
+        self,
+        (finding, now): (Finding, Access),
+        (space, name, index): (&dyn fmt::Display, &'static str, &[usize]),
+    ) {
         let other = match finding {
             Finding::Race(a) => Who {
                 block: self.block.block_of(a.block),
@@ -271,7 +282,7 @@ impl<'a> Thread<'a> {
             },
         };
         Thread::fault(
-            *self,
+            self,
             Report {
                 finding,
                 space,

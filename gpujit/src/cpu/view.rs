@@ -459,18 +459,23 @@ impl<T: DeviceScalar, M: Mem> View<'_, T, M> {
     /// Tells the shadow memory about an access of `kind` at `idx` (nothing
     /// out of bounds, which faults as usual, or for a read-only argument,
     /// which no thread of the launch can write).
+    #[inline]
     fn check(&self, t: &Thread<'_>, idx: &[usize], kind: Kind, at: &'static std::panic::Location<'static>) {
         if M::SPACE == Space::Global && !self.writable {
             return;
         }
         if let Some(off) = self.offset(idx) {
             let addr = self.ptr.wrapping_add(off) as usize;
-            t.check_access(M::SPACE == Space::Shared, addr, kind, at, (&M::SPACE, self.name, idx));
+            let size = std::mem::size_of::<T>();
+            if let Some(found) = t.check_access(M::SPACE == Space::Shared, addr, size, kind, at) {
+                t.report_check(found, (&M::SPACE, self.name, idx));
+            }
         }
     }
 
     /// [`View::ld`], [`View::ld2`] or [`View::ld3`] of a checked launch.
     #[doc(hidden)]
+    #[inline]
     pub fn ld_at<const N: usize>(
         &self,
         t: &Thread<'_>,
@@ -491,6 +496,7 @@ impl<T: DeviceScalar, M: Mem> View<'_, T, M> {
 
     /// [`View::st`], [`View::st2`] or [`View::st3`] of a checked launch.
     #[doc(hidden)]
+    #[inline]
     pub fn st_at<const N: usize>(
         &self,
         t: &Thread<'_>,
@@ -513,6 +519,7 @@ impl<T: DeviceScalar, M: Mem> View<'_, T, M> {
 impl<T: AtomicScalar, M: Mem> View<'_, T, M> {
     /// [`View::atomic`] of a checked launch.
     #[doc(hidden)]
+    #[inline]
     pub fn atomic_at<const N: usize>(
         &self,
         t: &Thread<'_>,

@@ -36,19 +36,43 @@ use plan::{as_vote, plan, Node};
 
 /// The split block function of `k`, or `None` if it cannot be split.
 pub(super) fn split(k: &Kernel) -> Option<TokenStream> {
+    split_with(k, Emitter::new(k), false)
+}
+
+/// The split block function of the kernel's checked copy (`GPUJIT_CHECK`),
+/// or `None` if it cannot be split: the same block-level control flow, each
+/// per-thread part a plain thread loop whose accesses report to the shadow
+/// memory, and the block's barrier epoch advanced at every barrier, as the
+/// coroutine path advances it. Its threads make the same accesses in the
+/// same order as on coroutines (thread after thread between two barriers),
+/// without a coroutine switch per thread per barrier.
+pub(super) fn split_checked(k: &Kernel) -> Option<TokenStream> {
+    split_with(k, Emitter::new(k).checked(), true)
+}
+
+fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream> {
     let nodes = plan(&k.body)?;
     let mut uses = Uses::new(k);
     uses.nodes(&nodes);
-    let mut em = Emitter::new(k);
     let decls = spill_decls(k, &uses, &mut em)?;
     let uniform = crate::analysis::Uniform::new(k, &uses.block_vars);
-    let body = Split { em: &em, uniform }.nodes(&nodes);
+    let body = Split {
+        em: &em,
+        uniform,
+        checked,
+    }
+    .nodes(&nodes);
     Some(quote! { #decls #body })
 }
 
 struct Split<'e, 'k> {
     em: &'e Emitter<'k>,
     uniform: crate::analysis::Uniform<'k>,
+    /// The checked copy: no narrowed, interchanged or span parts (their
+    /// accesses are not reported), every uniform value evaluated by every
+    /// thread (each thread's reads are accesses), and the epoch advanced at
+    /// each barrier.
+    checked: bool,
 }
 
 fn mixed(name: &str) -> Ident {
@@ -88,6 +112,7 @@ impl Split<'_, '_> {
             Vote::And => quote! { #yes == #n },
             Vote::Or => quote! { #yes > 0 },
         };
+        let epoch = self.epoch();
         quote! {
             #barrier
             let #bind = {
@@ -96,7 +121,19 @@ impl Split<'_, '_> {
                 #threads
                 #value
             };
+            #epoch
             if #blk.cancelled() { return; }
+        }
+    }
+
+    /// In the checked copy, the block passing a barrier (see
+    /// `Block::pass_barrier`).
+    fn epoch(&self) -> TokenStream {
+        let blk = block_ident();
+        if self.checked {
+            quote! { #blk.pass_barrier(); }
+        } else {
+            TokenStream::new()
         }
     }
 
@@ -122,7 +159,7 @@ impl Split<'_, '_> {
         } else {
             quote! { ::core::option::Option::None }
         };
-        let eval = if pure && self.uniform.all_uniform(exprs) {
+        let eval = if pure && !self.checked && self.uniform.all_uniform(exprs) {
             quote! { #blk.uniform_once(#exited, |#t| { #value }) }
         } else {
             quote! { #blk.uniform(#exited, #what, |#t| { #value }) }
@@ -139,6 +176,10 @@ impl Split<'_, '_> {
         let (blk, t) = (block_ident(), thread_ident());
         let cancel = quote! { if #blk.cancelled() { return; } };
         match n {
+            Node::Threads(stmts) if self.checked => {
+                let run = interchange::plain_part(self.em, stmts);
+                quote! { #run #cancel }
+            }
             Node::Threads(stmts) => {
                 if let Some(run) = self.uniform.narrowed(self.em, stmts) {
                     return quote! { #run #cancel };
@@ -154,9 +195,10 @@ impl Split<'_, '_> {
             }
             Node::Barrier if self.em.track_exit => {
                 let ex = exited_ident();
-                quote! { if !#blk.barrier(&#ex) { return; } }
+                let epoch = self.epoch();
+                quote! { if !#blk.barrier(&#ex) { return; } #epoch }
             }
-            Node::Barrier => TokenStream::new(),
+            Node::Barrier => self.epoch(),
             Node::Vote { local, vote, pred } => {
                 let v = mixed("gj_vote");
                 let run = self.vote(&v, *vote, pred);

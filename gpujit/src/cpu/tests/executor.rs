@@ -347,13 +347,14 @@ fn faults_and_panics_in_batched_blocks_are_per_block() {
     let mut out = cpu_zeros::<u32>(blocks).unwrap();
     let arg = KernelArg::array_mut(&mut out);
     let v = View::<u32>::from_arg(&arg, "out");
+    let block_fn = |b: &crate::cpu::Block<'_>| {
+        if b.idx[0] == 700 || b.idx[0] == 2100 {
+            panic!("block {}", b.idx[0]);
+        }
+        b.threads(|t| v.st(t, t.grid1(), 1));
+    };
     let err = CpuLaunch::new(&k, cfg(blocks, 1))
-        .run_blocks(SharedLayout::default(), &|b| {
-            if b.idx[0] == 700 || b.idx[0] == 2100 {
-                panic!("block {}", b.idx[0]);
-            }
-            b.threads(|t| v.st(t, t.grid1(), 1));
-        })
+        .run_blocks(SharedLayout::default(), &block_fn, &block_fn)
         .unwrap_err();
     match err {
         Error::KernelFault {

@@ -22,7 +22,7 @@ fn with_owned(
         let early = view_first.then(|| View::<u32>::from_arg(&arg, "a"));
         let owned = crate::cpu::OwnedArg::<u32>::from_arg(&arg, "a");
         let launch = CpuLaunch::new(&WRITE_GRID2, cfg(grid, block));
-        launch.run_blocks(SharedLayout::default(), &|b| {
+        let block_fn = |b: &crate::cpu::Block<'_>| {
             let v = owned.block(b);
             if b.idx == [0, 0, 0] {
                 plain.store(v.is_plain(), Ordering::Relaxed);
@@ -38,7 +38,8 @@ fn with_owned(
                 });
             }
             let _ = early;
-        })
+        };
+        launch.run_blocks(SharedLayout::default(), &block_fn, &block_fn)
     };
     (r, a.copy_to_host().unwrap(), plain.load(Ordering::Relaxed))
 }
@@ -159,47 +160,46 @@ fn spans_check_their_block_and_positions() {
 fn shared_spans_cpu(l: &CpuLaunch<'_>, args: &[KernelArg<'_>]) -> Result<()> {
     use crate::cpu::{CONST, TID_X};
     let out = View::<u32>::from_arg(&args[0], "out");
-    l.run_blocks(
-        SharedLayout {
-            bytes: 64 * 4,
-            align: 4,
-        },
-        &|b| {
-            let s = b.shared::<u32>(0, &[64], "s");
-            // 64 threads: `tid + 1` and the constant 64 are past the array.
-            assert!(s.span(b, [(TID_X, 0, 1)]).is_none());
-            assert!(s.span(b, [(CONST, 64, 64)]).is_none());
-            // Own positions are global arrays' (in range here: block 0's
-            // own indices are its thread indices).
-            assert!(
-                s.span(b, [(crate::cpu::OWN_X, 0, 0)]).is_none(),
-                "a shared span at the own index"
-            );
-            assert!(s.span_x(b, b.x_range(0, 8), [(crate::cpu::OWN_X, 0, 0)]).is_none());
-            let Some(all) = s.span(b, [(TID_X, 0, 0)]) else {
-                panic!("in-range span refused");
-            };
-            b.threads(|t| all.st(t, [(TID_X, 0)], t.thread_idx().x as u32 * 3));
-            // Threads 0..32 may reach `tid + 32`; 0..33 may not; an empty range
-            // gets no span.
-            let x = b.x_range(0, 32);
-            assert!(s.span_x(b, b.x_range(0, 33), [(TID_X, 0, 32)]).is_none());
-            assert!(s.span_x(b, b.x_range(5, 5), [(TID_X, 0, 0)]).is_none());
-            let Some(low) = s.span_x(b, x, [(TID_X, 0, 32)]) else {
-                panic!("in-range narrowed span refused");
-            };
-            b.threads_x_range(x, |t| {
-                low.st(t, [(TID_X, 0)], low.ld(t, [(TID_X, 0)]) + low.ld(t, [(TID_X, 32)]));
-            });
-            // A thread outside the range: refused (a fault), nothing read.
-            b.threads(|t| {
-                if t.thread_idx().x == 40 {
-                    assert_eq!(low.ld(t, [(TID_X, 0)]), 0);
-                }
-            });
-            b.threads(|t| out.st(t, t.grid1(), all.ld(t, [(TID_X, 0)])));
-        },
-    )
+    let block_fn = |b: &crate::cpu::Block<'_>| {
+        let s = b.shared::<u32>(0, &[64], "s");
+        // 64 threads: `tid + 1` and the constant 64 are past the array.
+        assert!(s.span(b, [(TID_X, 0, 1)]).is_none());
+        assert!(s.span(b, [(CONST, 64, 64)]).is_none());
+        // Own positions are global arrays' (in range here: block 0's
+        // own indices are its thread indices).
+        assert!(
+            s.span(b, [(crate::cpu::OWN_X, 0, 0)]).is_none(),
+            "a shared span at the own index"
+        );
+        assert!(s.span_x(b, b.x_range(0, 8), [(crate::cpu::OWN_X, 0, 0)]).is_none());
+        let Some(all) = s.span(b, [(TID_X, 0, 0)]) else {
+            panic!("in-range span refused");
+        };
+        b.threads(|t| all.st(t, [(TID_X, 0)], t.thread_idx().x as u32 * 3));
+        // Threads 0..32 may reach `tid + 32`; 0..33 may not; an empty range
+        // gets no span.
+        let x = b.x_range(0, 32);
+        assert!(s.span_x(b, b.x_range(0, 33), [(TID_X, 0, 32)]).is_none());
+        assert!(s.span_x(b, b.x_range(5, 5), [(TID_X, 0, 0)]).is_none());
+        let Some(low) = s.span_x(b, x, [(TID_X, 0, 32)]) else {
+            panic!("in-range narrowed span refused");
+        };
+        b.threads_x_range(x, |t| {
+            low.st(t, [(TID_X, 0)], low.ld(t, [(TID_X, 0)]) + low.ld(t, [(TID_X, 32)]));
+        });
+        // A thread outside the range: refused (a fault), nothing read.
+        b.threads(|t| {
+            if t.thread_idx().x == 40 {
+                assert_eq!(low.ld(t, [(TID_X, 0)]), 0);
+            }
+        });
+        b.threads(|t| out.st(t, t.grid1(), all.ld(t, [(TID_X, 0)])));
+    };
+    let shared = SharedLayout {
+        bytes: 64 * 4,
+        align: 4,
+    };
+    l.run_blocks(shared, &block_fn, &block_fn)
 }
 static SHARED_SPANS: KernelDef = kernel(
     "shared_spans",
