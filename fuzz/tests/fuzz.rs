@@ -1,8 +1,10 @@
 //! Differential fuzzing (issue #19): the random kernels that `build.rs`
 //! generated run on every path that can run them, and must agree bit for
 //! bit (any NaN matches any NaN across the C boundary):
-//! - the CPU backend's default choice, and its reference path (coroutines,
-//!   forced) — faults included: the same report on both; and the checked
+//! - the CPU backend's default choice, the same with each of its strategies
+//!   kept off in turn (spans, lockstep, split, merged rows:
+//!   `with_cpu_strategies_off`), and its reference path (coroutines,
+//!   forced) — faults included: the same report on all; and the checked
 //!   mode (`GPUJIT_CHECK=race,init`), which must find nothing to report;
 //! - the emitted CUDA C on the host (g++ against `driver-double/shim.h`);
 //! - the CUDA backend on the driver double (NVRTC, cudarc, the C on the host),
@@ -86,6 +88,9 @@ fn main() -> std::process::ExitCode {
         common::Tool::Nvrtc
     } else if std::env::var("GPUJIT_BACKEND").is_ok_and(|b| b.trim() == "cuda") {
         common::Tool::CpuBackend
+    } else if !chosen_paths().contains(&DOUBLE) {
+        // `GPUJIT_FUZZ_PATHS` without the double: NVRTC is what it needs.
+        common::Tool::Nvrtc
     } else {
         common::Tool::DriverDouble
     };
@@ -215,6 +220,16 @@ fn child(names: &str) -> std::process::ExitCode {
 /// The paths, as mismatches name them and `GPUJIT_FUZZ_PATHS` chooses them.
 const DEFAULT_PATH: &str = "cpu-default";
 const CHECKED: &str = "cpu-checked";
+/// The CPU backend with one strategy kept off (`GPUJIT_CPU_EXEC=no-..`).
+const FORCED_OFF: [(&str, gpujit::__private::Strategies); 4] = {
+    use gpujit::__private::Strategies as S;
+    [
+        ("cpu-no-spans", S::SPANS),
+        ("cpu-no-lockstep", S::LOCKSTEP),
+        ("cpu-no-split", S::SPLIT),
+        ("cpu-no-merge", S::MERGE),
+    ]
+};
 const NVRTC: &str = "nvrtc";
 const HOST_C: &str = "host-c";
 const DOUBLE: &str = "double";
@@ -327,6 +342,18 @@ fn check(cases: &[FuzzCase]) -> Report {
         let reference_run = gpujit::__private::with_forced_coroutines(|| run(case, &args));
         let default_run = run(case, &args);
         *path_counts.entry(default_path()).or_default() += 1;
+        // Each strategy forced off: the kernel runs its fallback there.
+        for (path, off) in FORCED_OFF {
+            runs += 1;
+            let forced = gpujit::__private::with_cpu_strategies_off(off, || run(case, &args));
+            if let Some(detail) = differ(case, &args, &reference_run, &forced) {
+                mismatches.push(Mismatch {
+                    kernel: case.name.to_string(),
+                    path,
+                    detail,
+                });
+            }
+        }
         // The checked mode (racecheck, initcheck) must be silent on these
         // race-free kernels and change nothing.
         let checked_run = gpujit::with_checks(gpujit::Checks::ALL, || run(case, &args));

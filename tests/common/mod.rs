@@ -522,7 +522,9 @@ impl Expect {
 /// The promise of the CPU backend's fast paths: runs `f` (one launch) on the
 /// default path, checks its counters against `expect`, then again on the
 /// reference path (`with_forced_coroutines`), which must take no fast path
-/// (no lockstep, merged, narrowed or span block, no span loop). Returns
+/// (no lockstep, merged, narrowed or span block, no span loop), and with
+/// spans, merged rows and (for a split kernel) the split kept off in turn,
+/// which must take none of that strategy. Returns
 /// both results, for the caller to compare with each other and with the
 /// host, and the default path's counters.
 pub fn on_both_paths<T>(expect: Expect, f: impl Fn() -> T) -> (T, Paths, T) {
@@ -567,6 +569,29 @@ pub fn on_both_paths<T>(expect: Expect, f: impl Fn() -> T) -> (T, Paths, T) {
     assert_eq!(r.span_loops, 0, "{what}the reference path ran on spans");
     if expect.split {
         assert!(r.coroutine_blocks > 0, "{what}the reference path ran no coroutines");
+    }
+    // Each strategy kept off in turn takes none of it (the fuzzer compares
+    // those runs' results with the reference path's, `fuzz/tests/fuzz.rs`).
+    use gpujit::__private::{with_cpu_strategies_off, Strategies as S};
+    let _ = with_cpu_strategies_off(S::SPANS, &f);
+    let p = Paths::last();
+    assert_eq!(
+        p.span_blocks + p.span_loops,
+        0,
+        "{what}with spans off, the launch ran on spans"
+    );
+    let _ = with_cpu_strategies_off(S::MERGE, &f);
+    assert_eq!(
+        Paths::last().merged_blocks,
+        0,
+        "{what}with merged rows off, the launch merged blocks"
+    );
+    if expect.split {
+        let _ = with_cpu_strategies_off(S::SPLIT, &f);
+        assert!(
+            Paths::last().coroutine_blocks > 0,
+            "{what}with the split off, no coroutines ran"
+        );
     }
     (fast, paths, reference)
 }

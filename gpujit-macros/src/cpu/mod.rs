@@ -57,7 +57,7 @@ pub fn plan(k: &Kernel) -> BlockPlan {
             Some(lockstep) => {
                 let plain = lockstep::one_trip_each(k).unwrap_or_else(|| quote! { false });
                 let body = quote! {
-                if #blk.force_coroutines() || #plain {
+                if #blk.strategy_off(::gpujit::__private::Strategies::LOCKSTEP) || #plain {
                     #simple
                 } else {
                     #lockstep
@@ -79,7 +79,7 @@ pub fn plan(k: &Kernel) -> BlockPlan {
                 let names = k.params.iter().map(|p| ident(&p.name));
                 let shared = crate::emit_cpu::shared_views(k);
                 quote! {
-                    if #blk.force_coroutines() {
+                    if #blk.strategy_off(::gpujit::__private::Strategies::SPLIT) {
                         #coroutines
                     } else {
                         #(#[allow(unused_variables)] let #names = #names;)*
@@ -120,7 +120,7 @@ fn checked_body(k: &Kernel) -> TokenStream {
                 let names = k.params.iter().map(|p| ident(&p.name));
                 let shared = crate::emit_cpu::shared_views(k);
                 quote! {
-                    if #blk.force_coroutines() {
+                    if #blk.strategy_off(::gpujit::__private::Strategies::SPLIT) {
                         #coroutines
                     } else {
                         #(#[allow(unused_variables)] let #names = #names;)*

@@ -18,6 +18,7 @@ use std::sync::atomic::Ordering;
 
 use crate::cpu::check::Shadow;
 use crate::cpu::ctx::{panic_message, Fault, LaunchCtx};
+use crate::cpu::strategy::Strategies;
 use crate::cpu::thread::Thread;
 use crate::cpu::view::{SharedMem, View};
 use crate::scalar::DeviceScalar;
@@ -111,14 +112,13 @@ impl<'a> Block<'a> {
         self.launch.cancel.load(Ordering::Relaxed)
     }
 
-    /// Whether the kernel must take the reference path
-    /// (`GPUJIT_CPU_EXEC=coroutines`, for tests that check both paths): a
-    /// kernel with barriers runs as coroutines even where the macro could
-    /// split it, and one without runs its plain thread loop, no loop
-    /// interchanged.
+    /// Whether the launch may not take strategy `s` (`GPUJIT_CPU_EXEC`,
+    /// `with_cpu_strategies_off`, for tests and the fuzzer that compare the
+    /// paths): the block function then runs its fallback (see
+    /// `strategy.rs`; all of them off is the coroutine reference path).
     #[inline(always)]
-    pub fn force_coroutines(&self) -> bool {
-        self.launch.force_coroutines
+    pub fn strategy_off(&self, s: Strategies) -> bool {
+        self.launch.off.contains(s)
     }
 
     /// Every live thread of the block passed a barrier: the checked copy's

@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use strength_reduce::StrengthReducedUsize;
 
 use crate::cpu::check::{Checks, Shadow};
+use crate::cpu::strategy::Strategies;
 
 /// Static shared memory of one kernel (all its `shared_array`s), laid out by
 /// the macro: total size in bytes and the largest element alignment in bytes.
@@ -48,8 +49,9 @@ pub(super) struct LaunchCtx {
     pub(super) shared: SharedLayout,
     /// Coroutine stack size in bytes (0 if the kernel has no barrier).
     pub(super) stack_bytes: usize,
-    /// `GPUJIT_CPU_EXEC=coroutines`.
-    pub(super) force_coroutines: bool,
+    /// The strategies the launch may not take (`GPUJIT_CPU_EXEC`,
+    /// `with_cpu_strategies_off`).
+    pub(super) off: Strategies,
     /// The checks of a checked launch (`GPUJIT_CHECK`, `with_checks`);
     /// `None` for every other launch.
     pub(super) check: Option<Checks>,

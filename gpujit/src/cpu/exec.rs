@@ -30,6 +30,7 @@ use crate::cpu::coro::stack_size;
 use crate::cpu::ctx::{Batch, LaunchCtx, SharedLayout};
 use crate::cpu::merge::Runs;
 use crate::cpu::paths::{self, PathCounts};
+use crate::cpu::strategy::{strategies_off, Strategies};
 use crate::cpu::thread::Thread;
 use crate::error::{Error, Result};
 use crate::kernel_def::CpuLaunch;
@@ -160,7 +161,7 @@ impl CpuLaunch<'_> {
         } else {
             0
         };
-        let force_coroutines = exec_path()? == ExecPath::Coroutines;
+        let off = strategies_off()?;
         let checks = check::checks()?;
         let limit = time_limit()?;
         let grid = [
@@ -189,7 +190,7 @@ impl CpuLaunch<'_> {
             threads_per_block: block[0] * block[1] * block[2],
             shared,
             stack_bytes,
-            force_coroutines,
+            off,
             check: (!checks.is_empty()).then_some(checks),
             faults: AtomicUsize::new(0),
             first: Mutex::new(None),
@@ -213,7 +214,7 @@ impl CpuLaunch<'_> {
         let min_len = batch_len(blocks, ctx.threads_per_block, rayon::current_num_threads());
         // Never with shared memory: shared spans are checked for
         // `blockDim` threads (`span.rs`), not a merged run's.
-        let runs = (merge && !force_coroutines && shared.bytes == 0 && ctx.check.is_none())
+        let runs = (merge && !off.contains(Strategies::MERGE) && shared.bytes == 0 && ctx.check.is_none())
             .then(|| Runs::new(grid, ctx.threads_per_block))
             .flatten();
         let run_all = || match runs {
@@ -386,54 +387,6 @@ impl LaunchCtx {
         batch.rows += usize::from(b.rows.get());
         batch.inner += usize::from(b.inner.get());
     }
-}
-
-/// How the CPU backend runs kernels with barriers (`GPUJIT_CPU_EXEC`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ExecPath {
-    /// `loops` (the default): split at barriers where the macro can.
-    Loops,
-    /// `coroutines`: every kernel with a barrier runs as coroutines.
-    Coroutines,
-}
-
-thread_local! {
-    /// Set by [`with_forced_coroutines`] on this OS thread.
-    static FORCED_COROUTINES: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `f` with every CPU launch it makes on this OS thread taking the
-/// coroutine path for kernels with barriers, as `GPUJIT_CPU_EXEC=coroutines`
-/// does for the whole process. For tests of both paths.
-pub fn with_forced_coroutines<R>(f: impl FnOnce() -> R) -> R {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            FORCED_COROUTINES.with(|c| c.set(self.0));
-        }
-    }
-    let _restore = Restore(FORCED_COROUTINES.with(|c| c.replace(true)));
-    f()
-}
-
-/// `GPUJIT_CPU_EXEC` (read once), or [`with_forced_coroutines`].
-fn exec_path() -> Result<ExecPath> {
-    if FORCED_COROUTINES.with(Cell::get) {
-        return Ok(ExecPath::Coroutines);
-    }
-    static PATH: OnceLock<std::result::Result<ExecPath, String>> = OnceLock::new();
-    PATH.get_or_init(|| match std::env::var("GPUJIT_CPU_EXEC") {
-        Err(_) => Ok(ExecPath::Loops),
-        Ok(v) => match v.trim() {
-            "" | "loops" => Ok(ExecPath::Loops),
-            "coroutines" => Ok(ExecPath::Coroutines),
-            _ => Err(format!(
-                "GPUJIT_CPU_EXEC=`{v}` is not an execution path of the CPU backend; use `loops` (the default) or `coroutines`"
-            )),
-        },
-    })
-    .clone()
-    .map_err(Error::InvalidLaunchConfig)
 }
 
 /// The environment variable that sets a time limit for every CPU launch.

@@ -8,7 +8,7 @@
 //! - `Block`: `threads(|t| ..)` (the thread loop), `live_threads(&exited, |t| ..)`, `exit_flags()`,
 //!   `per_thread(init)` (locals across barriers, indexed by `t.lin()`), `uniform(exited, what, |t| v)`
 //!   (`None`: end the block), `barrier(&exited)`, `step_by`/`step_by_inclusive` (block-level loops),
-//!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `force_coroutines()`, `coroutines(&|t| ..)`,
+//!   `shared::<T>(byte_offset, dims, name)`, `cancelled()`, `strategy_off(Strategies::SPANS | LOCKSTEP | SPLIT)`, `coroutines(&|t| ..)`,
 //!   `pass_barrier()` (the checked copy's split loops, at each barrier; that copy's accesses call the views'
 //!   `ld_at(t, [i, ..], at)`, `st_at(t, [i, ..], v, at)`, `atomic_at(t, [i, ..], op, at)`, `at` the access's
 //!   `Location`),
@@ -57,6 +57,7 @@ mod ops;
 mod owned;
 mod paths;
 mod span;
+mod strategy;
 mod stream;
 mod thread;
 mod view;
@@ -70,8 +71,8 @@ pub use block::{Block, XRange};
 pub use check::{with_checks, Checks};
 pub use coro::stack_check;
 pub use ctx::SharedLayout;
+pub use exec::with_cpu_time_limit;
 pub(crate) use exec::MAX_SHARED_BYTES;
-pub use exec::{with_cpu_time_limit, with_forced_coroutines};
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
 pub use math::{IntEuclid, IntRoot, IntRound};
@@ -82,6 +83,7 @@ pub use paths::{
     last_launch_narrowed_blocks, last_launch_row_blocks, last_launch_span_blocks, last_launch_span_loops,
 };
 pub use span::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};
+pub use strategy::{with_cpu_strategies_off, with_forced_coroutines, Strategies};
 pub use thread::Thread;
 pub use view::{GlobalMem, Mem, SharedMem, Space, View};
 

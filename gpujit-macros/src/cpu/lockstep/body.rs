@@ -282,7 +282,7 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
                         None => rounds,
                     };
                     quote! {
-                        if !#blk.force_coroutines() && #st.iter().all(|s| s.on) {
+                        if !#blk.strategy_off(::gpujit::__private::Strategies::LOCKSTEP) && #st.iter().all(|s| s.on) {
                             #rounds
                         } else {
                             #chunks

@@ -178,7 +178,7 @@ fn choose(
     let extents = extents(k);
     quote! {
         #extents
-        if let (false, true, #(::core::option::Option::Some(#names),)*) = (#blk.force_coroutines(), #blk.within(&[#(#bounds),*]), #(#makes,)*) {
+        if let (false, true, #(::core::option::Option::Some(#names),)*) = (#blk.strategy_off(::gpujit::__private::Strategies::SPANS), #blk.within(&[#(#bounds),*]), #(#makes,)*) {
             #fast
             // After the loop: an atomic before it would make LLVM reload
             // the block's geometry that the spans' checks read.
@@ -228,7 +228,7 @@ pub fn round_versioned(
     let extents = extents(k);
     quote! {
         #extents
-        if let (true, #(::core::option::Option::Some(#names),)*) = (#blk.within(&[#(#bounds),*]), #(#makes,)*) {
+        if let (false, true, #(::core::option::Option::Some(#names),)*) = (#blk.strategy_off(::gpujit::__private::Strategies::SPANS), #blk.within(&[#(#bounds),*]), #(#makes,)*) {
             #fast
         } else {
             #checked
