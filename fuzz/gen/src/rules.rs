@@ -261,6 +261,12 @@ pub fn generate(name: &str, c: &mut Choices) -> Generated {
 }
 
 impl Gen<'_> {
+    /// The kernel's arrays that `keep` picks (copies: the generator then
+    /// appends to the kernel while it walks them).
+    fn arrays_where(&self, keep: impl Fn(&Arr) -> bool) -> Vec<Arr> {
+        self.arrays.iter().filter(|a| keep(a)).cloned().collect()
+    }
+
     fn fresh(&mut self, prefix: &str) -> String {
         self.next += 1;
         format!("{prefix}{}", self.next)
@@ -459,7 +465,7 @@ impl Gen<'_> {
         for _ in 0..n {
             self.stmt(tail);
         }
-        let outs: Vec<Arr> = self.arrays.iter().filter(|a| a.role == Role::Out).cloned().collect();
+        let outs: Vec<Arr> = self.arrays_where(|a| a.role == Role::Out);
         for o in outs {
             self.store_to(&o);
         }
@@ -733,7 +739,7 @@ impl Gen<'_> {
     }
 
     fn store(&mut self, _ctx: Ctx) {
-        let outs: Vec<Arr> = self.arrays.iter().filter(|a| a.role == Role::Out).cloned().collect();
+        let outs: Vec<Arr> = self.arrays_where(|a| a.role == Role::Out);
         let o = outs[self.c.below(outs.len() as u64) as usize].clone();
         self.store_to(&o);
     }
@@ -757,10 +763,9 @@ impl Gen<'_> {
     /// shape the CPU backend's spans recognise).
     fn guarded(&mut self, ctx: Ctx) {
         let ins: Vec<String> = self
-            .arrays
-            .iter()
-            .filter(|a| a.role == Role::In && a.ndim == 1)
-            .map(|a| a.name.clone())
+            .arrays_where(|a| a.role == Role::In && a.ndim == 1)
+            .into_iter()
+            .map(|a| a.name)
             .collect();
         if ins.is_empty() || self.in_device {
             return;
@@ -782,10 +787,9 @@ impl Gen<'_> {
     /// its variable indexes the input unchecked and the outputs it owns.
     fn grid_stride(&mut self, ctx: Ctx) {
         let ins: Vec<String> = self
-            .arrays
-            .iter()
-            .filter(|a| a.role == Role::In && a.ndim == 1)
-            .map(|a| a.name.clone())
+            .arrays_where(|a| a.role == Role::In && a.ndim == 1)
+            .into_iter()
+            .map(|a| a.name)
             .collect();
         if ins.is_empty() || self.in_device {
             return;
@@ -967,12 +971,7 @@ impl Gen<'_> {
     }
 
     fn atomic(&mut self, _ctx: Ctx) {
-        let targets: Vec<Arr> = self
-            .arrays
-            .iter()
-            .filter(|a| matches!(a.role, Role::Acc | Role::Own))
-            .cloned()
-            .collect();
+        let targets: Vec<Arr> = self.arrays_where(|a| matches!(a.role, Role::Acc | Role::Own));
         if targets.is_empty() {
             return self.store(_ctx);
         }
@@ -1059,12 +1058,7 @@ impl Gen<'_> {
     /// [`MATH_ULPS`] (the platforms' math libraries differ by that much), and
     /// the inexact value flows into nothing else, which could amplify it.
     fn math_store(&mut self) {
-        let outs: Vec<Arr> = self
-            .arrays
-            .iter()
-            .filter(|a| a.role == Role::Out && a.ndim == 1 && a.ty.is_float())
-            .cloned()
-            .collect();
+        let outs: Vec<Arr> = self.arrays_where(|a| a.role == Role::Out && a.ndim == 1 && a.ty.is_float());
         if outs.is_empty() {
             return;
         }
@@ -1092,18 +1086,8 @@ impl Gen<'_> {
     /// dead, where a compiler may drop a load whose value is not used, and
     /// the host traps (SIGFPE) on a division by zero.
     fn fault(&mut self) {
-        let ins: Vec<Arr> = self
-            .arrays
-            .iter()
-            .filter(|a| a.role == Role::In && a.ndim == 1)
-            .cloned()
-            .collect();
-        let outs: Vec<Arr> = self
-            .arrays
-            .iter()
-            .filter(|a| a.role == Role::Out && a.ndim == 1)
-            .cloned()
-            .collect();
+        let ins: Vec<Arr> = self.arrays_where(|a| a.role == Role::In && a.ndim == 1);
+        let outs: Vec<Arr> = self.arrays_where(|a| a.role == Role::Out && a.ndim == 1);
         match self.c.below(3) {
             0 if !outs.is_empty() => {
                 let o = outs[self.c.below(outs.len() as u64) as usize].clone();
@@ -1319,10 +1303,9 @@ impl Gen<'_> {
             }
             FnKind::Array => {
                 let ins: Vec<String> = self
-                    .arrays
-                    .iter()
-                    .filter(|a| a.role == Role::In && a.ndim == 1 && a.ty == ty)
-                    .map(|a| a.name.clone())
+                    .arrays_where(|a| a.role == Role::In && a.ndim == 1 && a.ty == ty)
+                    .into_iter()
+                    .map(|a| a.name)
                     .collect();
                 let a = ins[self.c.below(ins.len() as u64) as usize].clone();
                 let (i, u) = self.expr(Ty::Usize, d, uniform);
