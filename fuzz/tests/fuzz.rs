@@ -437,7 +437,7 @@ fn check(cases: &[FuzzCase]) -> Report {
     phases.push(("host C", start.elapsed()));
     // The driver double (or the GPU): two children, half of the kernels each
     // (the double compiles each kernel with g++: two cores).
-    let double = if on_gpu() {
+    let double = if on_gpu() || !paths.contains(&DOUBLE) {
         None
     } else {
         Some(common::DriverDouble::find().expect("probed by the harness"))
