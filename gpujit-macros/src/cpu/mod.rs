@@ -69,25 +69,7 @@ pub fn plan(k: &Kernel) -> BlockPlan {
         }
     } else {
         let body = match split::split(k) {
-            Some(split) => {
-                let coroutines = coroutines();
-                // Copies of the views (and scalar parameters) for the split
-                // path: the coroutine closure takes the block function's by
-                // reference, after which LLVM reloads their extents after every
-                // call it cannot see into (a fault report) and cannot drop the
-                // range checks that `Block::fits` makes redundant.
-                let names = k.params.iter().map(|p| ident(&p.name));
-                let shared = crate::emit_cpu::shared_views(k);
-                quote! {
-                    if #blk.strategy_off(::gpujit::__private::Strategies::SPLIT) {
-                        #coroutines
-                    } else {
-                        #(#[allow(unused_variables)] let #names = #names;)*
-                        #shared
-                        #split
-                    }
-                }
-            }
+            Some(split) => split_or(k, split, coroutines()),
             None => coroutines(),
         };
         (body, false)
@@ -96,6 +78,28 @@ pub fn plan(k: &Kernel) -> BlockPlan {
         body: callee_switch(k, body),
         checked: checked_body(k),
         merged,
+    }
+}
+
+/// A split kernel's block body: `split`, or `coroutines` where the launch
+/// keeps the split off (`GPUJIT_CPU_EXEC`).
+fn split_or(k: &Kernel, split: TokenStream, coroutines: TokenStream) -> TokenStream {
+    let blk = block_ident();
+    // Copies of the views (and scalar parameters) for the split path: the
+    // coroutine closure takes the block function's by reference, after
+    // which LLVM reloads their extents after every call it cannot see into
+    // (a fault report) and cannot drop the range checks that `Block::fits`
+    // makes redundant.
+    let names = k.params.iter().map(|p| ident(&p.name));
+    let shared = crate::emit_cpu::shared_views(k);
+    quote! {
+        if #blk.strategy_off(::gpujit::__private::Strategies::SPLIT) {
+            #coroutines
+        } else {
+            #(#[allow(unused_variables)] let #names = #names;)*
+            #shared
+            #split
+        }
     }
 }
 
@@ -115,20 +119,7 @@ fn checked_body(k: &Kernel) -> TokenStream {
     let threads = quote! { #blk.threads(|#t| { #copies #checked }); };
     let run = if k.uses_barrier {
         match split::split_checked(k) {
-            // As the fast paths do: split unless the coroutines are forced.
-            Some(split) => {
-                let names = k.params.iter().map(|p| ident(&p.name));
-                let shared = crate::emit_cpu::shared_views(k);
-                quote! {
-                    if #blk.strategy_off(::gpujit::__private::Strategies::SPLIT) {
-                        #coroutines
-                    } else {
-                        #(#[allow(unused_variables)] let #names = #names;)*
-                        #shared
-                        #split
-                    }
-                }
-            }
+            Some(split) => split_or(k, split, coroutines),
             None => coroutines,
         }
     } else if k.callees.is_empty() {

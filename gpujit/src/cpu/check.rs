@@ -620,62 +620,41 @@ mod tests {
 
     #[test]
     fn a_write_races_with_either_of_two_readers() {
+        let s0 = Place::Shared { offset: 0, size: 1 };
         let mut c = Shadow::new(Checks::RACE, 1);
         c.begin_block();
         for t in 0..5 {
-            assert!(c
-                .access(Place::Shared { offset: 0, size: 1 }, acc(0, t, 0, Kind::Read))
-                .is_none());
+            assert!(c.access(s0, acc(0, t, 0, Kind::Read)).is_none());
         }
         for t in 0..5 {
             let mut c2 = Shadow::new(Checks::RACE, 1);
             c2.begin_block();
             for r in 0..5 {
-                c2.access(Place::Shared { offset: 0, size: 1 }, acc(0, r, 0, Kind::Read));
+                c2.access(s0, acc(0, r, 0, Kind::Read));
             }
-            assert!(
-                c2.access(Place::Shared { offset: 0, size: 1 }, acc(0, t, 0, Kind::Write))
-                    .is_some(),
-                "writer {t}"
-            );
+            assert!(c2.access(s0, acc(0, t, 0, Kind::Write)).is_some(), "writer {t}");
         }
     }
 
     #[test]
     fn initcheck_is_per_block_and_for_shared_memory() {
         let mut c = Shadow::new(Checks::INIT, 8);
+        let s4 = Place::Shared { offset: 4, size: 4 };
         c.begin_block();
+        assert!(matches!(c.access(s4, acc(0, 0, 0, Kind::Read)), Some(Finding::Uninit)));
         assert!(matches!(
-            c.access(Place::Shared { offset: 4, size: 4 }, acc(0, 0, 0, Kind::Read)),
-            Some(Finding::Uninit)
-        ));
-        assert!(matches!(
-            c.access(Place::Shared { offset: 4, size: 4 }, acc(0, 0, 0, Kind::Atomic)),
+            c.access(s4, acc(0, 0, 0, Kind::Atomic)),
             Some(Finding::Uninit)
         ));
         // Another thread's write of the same epoch is not ordered before a
         // read; the thread's own write is, and so is any write past a barrier.
-        assert!(matches!(
-            c.access(Place::Shared { offset: 4, size: 4 }, acc(0, 1, 0, Kind::Read)),
-            Some(Finding::Uninit)
-        ));
-        assert!(c
-            .access(Place::Shared { offset: 4, size: 4 }, acc(0, 0, 0, Kind::Read))
-            .is_none());
-        assert!(c
-            .access(Place::Shared { offset: 4, size: 4 }, acc(0, 1, 1, Kind::Read))
-            .is_none());
-        assert!(c
-            .access(Place::Shared { offset: 4, size: 4 }, acc(0, 2, 1, Kind::Write))
-            .is_none());
-        assert!(c
-            .access(Place::Shared { offset: 4, size: 4 }, acc(0, 3, 1, Kind::Read))
-            .is_none());
+        assert!(matches!(c.access(s4, acc(0, 1, 0, Kind::Read)), Some(Finding::Uninit)));
+        assert!(c.access(s4, acc(0, 0, 0, Kind::Read)).is_none());
+        assert!(c.access(s4, acc(0, 1, 1, Kind::Read)).is_none());
+        assert!(c.access(s4, acc(0, 2, 1, Kind::Write)).is_none());
+        assert!(c.access(s4, acc(0, 3, 1, Kind::Read)).is_none());
         c.begin_block();
-        assert!(matches!(
-            c.access(Place::Shared { offset: 4, size: 4 }, acc(1, 0, 0, Kind::Read)),
-            Some(Finding::Uninit)
-        ));
+        assert!(matches!(c.access(s4, acc(1, 0, 0, Kind::Read)), Some(Finding::Uninit)));
         assert!(c.access(g(4), acc(1, 0, 0, Kind::Read)).is_none());
     }
 
