@@ -89,6 +89,15 @@ pub fn call(
         helpers.insert("gj_powi");
         return Some(format!("gj_powi({joined})"));
     }
+    // -0.0 below +0.0, as on the CPU backend (C's fmin/fmax may return either zero).
+    if let Some(h) = match f {
+        MathFn::Min => Some("gj_fmin"),
+        MathFn::Max => Some("gj_fmax"),
+        _ => None,
+    } {
+        helpers.insert(h);
+        return Some(format!("{h}<{}>({joined})", s.c_name()));
+    }
     let name = c_float_name(f)?;
     let sfx = if s == Scalar::F32 { "f" } else { "" };
     Some(format!("{name}{sfx}({joined})"))
@@ -190,6 +199,8 @@ mod tests {
             "gj_unsigned_abs",
             "gj_leading_ones",
             "gj_trailing_ones",
+            "gj_fmin",
+            "gj_fmax",
         ] {
             let src = helper_source(h).unwrap();
             assert!(src.contains(&format!(" {h}(")), "{h}: {src}");

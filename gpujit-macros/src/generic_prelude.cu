@@ -41,8 +41,9 @@ template <class To, class From> static __device__ __forceinline__ To gj_cast(Fro
     return (To)x;
 }
 template <class T> static __device__ __forceinline__ T gj_abs(T a) { if constexpr (gj_traits<T>::is_float) { if constexpr (gj_traits<T>::bits == 32) return fabsf(a); else return fabs(a); } else if constexpr ((T)-1 < (T)0) return a < (T)0 ? gj_neg<T>(a) : a; else return a; }
-template <class T> static __device__ __forceinline__ T gj_min(T a, T b) { if constexpr (gj_traits<T>::is_float) { if constexpr (gj_traits<T>::bits == 32) return fminf(a, b); else return fmin(a, b); } else return a < b ? a : b; }
-template <class T> static __device__ __forceinline__ T gj_max(T a, T b) { if constexpr (gj_traits<T>::is_float) { if constexpr (gj_traits<T>::bits == 32) return fmaxf(a, b); else return fmax(a, b); } else return a < b ? b : a; }
+// Floats: -0.0 below +0.0 (as `gj_fmin`/`gj_fmax` and the CPU backend).
+template <class T> static __device__ __forceinline__ T gj_min(T a, T b) { if constexpr (gj_traits<T>::is_float) { if constexpr (gj_traits<T>::bits == 32) return a == b ? __uint_as_float(__float_as_uint(a) | __float_as_uint(b)) : fminf(a, b); else return a == b ? __longlong_as_double(__double_as_longlong(a) | __double_as_longlong(b)) : fmin(a, b); } else return a < b ? a : b; }
+template <class T> static __device__ __forceinline__ T gj_max(T a, T b) { if constexpr (gj_traits<T>::is_float) { if constexpr (gj_traits<T>::bits == 32) return a == b ? __uint_as_float(__float_as_uint(a) & __float_as_uint(b)) : fmaxf(a, b); else return a == b ? __longlong_as_double(__double_as_longlong(a) & __double_as_longlong(b)) : fmax(a, b); } else return a < b ? b : a; }
 #define GJ_FLOAT_FN(name, f32, f64) template <class T> static __device__ __forceinline__ T name(T a) { if constexpr (gj_traits<T>::bits == 32) return f32(a); else return f64(a); }
 GJ_FLOAT_FN(gj_sqrt, sqrtf, sqrt)
 GJ_FLOAT_FN(gj_floor, floorf, floor)

@@ -20,6 +20,25 @@ template <class T> static __device__ __forceinline__ T gj_clamp(T x, T lo, T hi)
     if (x > hi) x = hi;
     return x;
 }
+// @gj_fmin
+// `x.min(y)` on floats: fmin (a NaN gives the other operand), with -0.0 below
+// +0.0 (IEEE 754-2019 minimumNumber), as the CPU backend: fmin may return either zero.
+template <class T> static __device__ __forceinline__ T gj_fmin(T x, T y) {
+    if constexpr (sizeof(T) == 4) {
+        return x == y ? __uint_as_float(__float_as_uint(x) | __float_as_uint(y)) : fminf(x, y);
+    } else {
+        return x == y ? __longlong_as_double(__double_as_longlong(x) | __double_as_longlong(y)) : fmin(x, y);
+    }
+}
+// @gj_fmax
+// `x.max(y)` on floats: fmax, with +0.0 above -0.0 (IEEE 754-2019 maximumNumber).
+template <class T> static __device__ __forceinline__ T gj_fmax(T x, T y) {
+    if constexpr (sizeof(T) == 4) {
+        return x == y ? __uint_as_float(__float_as_uint(x) & __float_as_uint(y)) : fmaxf(x, y);
+    } else {
+        return x == y ? __longlong_as_double(__double_as_longlong(x) & __double_as_longlong(y)) : fmax(x, y);
+    }
+}
 // @gj_fract
 // `x.fract()`: Rust's `x - x.trunc()`.
 template <class T> static __device__ __forceinline__ T gj_fract(T x) {

@@ -103,6 +103,26 @@ pub(crate) fn math_library_agrees() {
         vec![d(&mm), d(&mm2), d(&lo), d(&hi), z::<f64>(&[24])],
         EXACT,
     ));
+    // Zeros of both signs (found by the fuzzer, seed 201: C's fmaxf(-0.0,
+    // +0.0) gave -0.0 where the CPU backend gave +0.0): -0.0 is below +0.0
+    // on every backend, also beside a NaN.
+    let z1 = [-0.0f32, 0.0, -0.0, 0.0, 0.0, -0.0, f32::NAN, -0.0];
+    let z2 = [0.0f32, -0.0, -0.0, 0.0, f32::NAN, f32::NAN, -0.0, 1.0];
+    let (lo, hi) = ([-0.0f32; 8], [0.0f32; 8]);
+    cases.push((
+        &min_max_clamp_f32::KERNEL,
+        ONE,
+        (8, 1, 1),
+        vec![v(&z1), v(&z2), v(&lo), v(&hi), z::<f32>(&[24])],
+        EXACT,
+    ));
+    cases.push((
+        &min_max_clamp_f64::KERNEL,
+        ONE,
+        (8, 1, 1),
+        vec![d(&z1), d(&z2), d(&lo), d(&hi), z::<f64>(&[24])],
+        EXACT,
+    ));
     cases.push((
         &call_form::KERNEL,
         ONE,

@@ -263,6 +263,54 @@ fn min_max_clamp_match_rust() {
         |r| vec![x[r].min(y[r]), x[r].max(y[r]), x[r].clamp(lo[r], hi[r])],
         0,
     );
+    // Zeros of both signs: -0.0 is below +0.0 (IEEE 754-2019
+    // minimumNumber/maximumNumber), where Rust's min/max and C's fmin/fmax
+    // may return either; found by the fuzzer (seed 201) as a difference
+    // between the CPU backend and the CUDA C.
+    let x = [-0.0f32, 0.0, -0.0, 0.0, 0.0, -0.0, f32::NAN, 3.0];
+    let y = [0.0f32, -0.0, -0.0, 0.0, f32::NAN, f32::NAN, -0.0, 3.0];
+    let want_min = [-0.0f32, -0.0, -0.0, 0.0, 0.0, -0.0, -0.0, 3.0];
+    let want_max = [0.0f32, 0.0, -0.0, 0.0, 0.0, -0.0, -0.0, 3.0];
+    let (lo, hi) = ([-1.0f32; 8], [1.0f32; 8]);
+    let mut out = zeros::<f32>(24).unwrap();
+    min_max_clamp_f32![1, 8](&dev(&x), &dev(&y), &dev(&lo), &dev(&hi), &mut out).unwrap();
+    let got = host(&out);
+    let mut out64 = zeros::<f64>(24).unwrap();
+    let w = |v: &[f32]| -> Vec<f64> { v.iter().map(|&a| a as f64).collect() };
+    min_max_clamp_f64![1, 8](&dev(&w(&x)), &dev(&w(&y)), &dev(&w(&lo)), &dev(&w(&hi)), &mut out64).unwrap();
+    let got64 = host(&out64);
+    for r in 0..8 {
+        let bits = |v: f32| v.to_bits();
+        assert_eq!(
+            bits(got[3 * r]),
+            bits(want_min[r]),
+            "f32 min of {:?} and {:?}",
+            x[r],
+            y[r]
+        );
+        assert_eq!(
+            bits(got[3 * r + 1]),
+            bits(want_max[r]),
+            "f32 max of {:?} and {:?}",
+            x[r],
+            y[r]
+        );
+        let bits64 = |v: f64| v.to_bits();
+        assert_eq!(
+            bits64(got64[3 * r]),
+            bits64(want_min[r] as f64),
+            "f64 min of {:?} and {:?}",
+            x[r],
+            y[r]
+        );
+        assert_eq!(
+            bits64(got64[3 * r + 1]),
+            bits64(want_max[r] as f64),
+            "f64 max of {:?} and {:?}",
+            x[r],
+            y[r]
+        );
+    }
     // Integer clamp, `is_power_of_two`, `abs` of MIN.
     let x = [0u32, 1, 2, 3, 64, u32::MAX, 1 << 31, 7];
     let lo = [1u32, 0, 5, 3, 0, 0, 0, 8];

@@ -192,6 +192,13 @@ impl Emitter<'_> {
                     MathFn::Ilog2 => return quote! { #t.ilog2(#recv) },
                     MathFn::Ilog10 => return quote! { #t.ilog10(#recv) },
                     MathFn::NextPowerOfTwo => return quote! { (#recv).checked_next_power_of_two().unwrap_or(0) },
+                    // Floats: -0.0 below +0.0, as the CUDA C's `gj_fmin`/`gj_fmax`.
+                    MathFn::Min if !int => {
+                        return quote! { ::gpujit::__private::KernelMinMax::kernel_min(#recv, #(#rest),*) }
+                    }
+                    MathFn::Max if !int => {
+                        return quote! { ::gpujit::__private::KernelMinMax::kernel_max(#recv, #(#rest),*) }
+                    }
                     MathFn::Abs if int => ident("wrapping_abs"),
                     MathFn::Pow => ident("wrapping_pow"),
                     _ => ident(f.rust_name()),

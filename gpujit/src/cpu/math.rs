@@ -134,6 +134,59 @@ macro_rules! int_root {
 }
 int_root!(u8, i8, i16, u16, i32, i64, u32, u64, usize);
 
+/// `min`/`max` as kernels do them on every backend: Rust's for integers;
+/// for floats Rust's (a NaN operand gives the other), with -0.0 below +0.0
+/// (IEEE 754-2019 `minimumNumber`/`maximumNumber`), where Rust, C's
+/// `fmin`/`fmax` and IEEE 754-2008 may return either zero. Machinery for
+/// generated code.
+pub trait KernelMinMax: Copy {
+    /// `self.min(other)`, -0.0 below +0.0.
+    fn kernel_min(self, other: Self) -> Self;
+    /// `self.max(other)`, +0.0 above -0.0.
+    fn kernel_max(self, other: Self) -> Self;
+}
+
+macro_rules! int_min_max {
+    ($($t:ty),*) => {$(
+        impl KernelMinMax for $t {
+            #[inline(always)]
+            fn kernel_min(self, other: Self) -> Self {
+                Ord::min(self, other)
+            }
+            #[inline(always)]
+            fn kernel_max(self, other: Self) -> Self {
+                Ord::max(self, other)
+            }
+        }
+    )*};
+}
+int_min_max!(u8, i8, u16, i16, u32, i32, u64, i64, usize, bool);
+
+macro_rules! float_min_max {
+    ($($t:ty),*) => {$(
+        impl KernelMinMax for $t {
+            #[inline(always)]
+            fn kernel_min(self, other: Self) -> Self {
+                // Equal: the same bits, or -0.0 and +0.0 (whose OR is -0.0).
+                if self == other {
+                    <$t>::from_bits(self.to_bits() | other.to_bits())
+                } else {
+                    self.min(other)
+                }
+            }
+            #[inline(always)]
+            fn kernel_max(self, other: Self) -> Self {
+                if self == other {
+                    <$t>::from_bits(self.to_bits() & other.to_bits())
+                } else {
+                    self.max(other)
+                }
+            }
+        }
+    )*};
+}
+float_min_max!(f32, f64);
+
 impl Thread<'_> {
     /// `x.clamp(lo, hi)` as Rust computes it (below `lo` gives `lo`, then
     /// above `hi` gives `hi`; a NaN `x` stays NaN), for floats and integers.

@@ -75,7 +75,7 @@ pub use exec::with_cpu_time_limit;
 pub(crate) use exec::MAX_SHARED_BYTES;
 pub use fixed::{fixed_ld, fixed_st, FixedArray};
 pub use lockstep::{common_range, common_step, full_rounds, LoopState, StrideIndex};
-pub use math::{IntEuclid, IntRoot, IntRound};
+pub use math::{IntEuclid, IntRoot, IntRound, KernelMinMax};
 pub use ops::{IntDiv, KernelArith, KernelShift};
 pub use owned::{OwnedArg, OwnedView};
 pub use paths::{
