@@ -117,7 +117,7 @@ fn checked_body(k: &Kernel) -> TokenStream {
     let checked = Emitter::new(k).checked().block_stmts(&k.body);
     let coroutines = quote! { #blk.coroutines(&|#t| { #copies #checked }); };
     let threads = quote! { #blk.threads(|#t| { #copies #checked }); };
-    let run = if k.uses_barrier {
+    if k.uses_barrier {
         match split::split_checked(k) {
             Some(split) => split_or(k, split, coroutines),
             None => coroutines,
@@ -136,8 +136,7 @@ fn checked_body(k: &Kernel) -> TokenStream {
                 #threads
             }
         }
-    };
-    run
+    }
 }
 
 /// `body`, or, for a kernel that calls device functions, that or the
