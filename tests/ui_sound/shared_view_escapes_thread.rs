@@ -8,7 +8,7 @@ fn entry(l: &CpuLaunch<'_>, _args: &[KernelArg<'_>]) -> gpujit::Result<()> {
     let slot = Mutex::new(None);
     l.run_blocks(SharedLayout { bytes: 16, align: 4 }, &|b| {
         *slot.lock().unwrap() = Some(b.shared::<u32>(0, &[4], "s"));
-    })?;
+    }, &|_| {})?;
     // Used after the launch: the block's buffer is gone or reused.
     let escaped = slot.into_inner().unwrap();
     println!("{escaped:?}");

@@ -8,7 +8,7 @@ pub fn entry(l: &CpuLaunch<'_>, _args: &[KernelArg<'_>]) -> gpujit::Result<()> {
         std::thread::scope(|scope| {
             scope.spawn(move || s.len());
         });
-    })
+    }, &|_| {})
 }
 
 fn main() {}
