@@ -123,6 +123,19 @@ pub(crate) fn math_library_agrees() {
         vec![d(&z1), d(&z2), d(&lo), d(&hi), z::<f64>(&[24])],
         EXACT,
     ));
+    // g++ folded `0.0 - i as f64` to `-(i as f64)` (-0.0 for 0; seed 208).
+    cases.push((
+        &zero_minus_int::KERNEL,
+        ONE,
+        (8, 1, 1),
+        vec![
+            v(&[0i32, 1, -1, 0, i32::MIN]),
+            v(&[0u8, 2, 0, 255, 0]),
+            z::<f64>(&[20]),
+            z::<f32>(&[10]),
+        ],
+        EXACT,
+    ));
     cases.push((
         &call_form::KERNEL,
         ONE,

@@ -307,6 +307,10 @@ pub(crate) fn build_library(
         .args([
             "-std=c++20",
             "-O1",
+            // g++ folds `0.0 - (double)i` to `-(double)i` (-0.0 for i = 0,
+            // where a GPU gives +0.0) unless told the rounding mode may
+            // change (the driver double's build says more).
+            "-frounding-math",
             "-shared",
             "-fPIC",
             "-pthread",

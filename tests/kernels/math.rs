@@ -141,6 +141,24 @@ pub fn min_max_clamp_f32(x: &[f32], y: &[f32], lo: &[f32], hi: &[f32], out: &mut
     }
 }
 
+/// A zero minus an integer converted to a float, in the spellings g++ folded
+/// to a negation (-0.0 for 0, where IEEE and a GPU give +0.0; found by the
+/// fuzzer, seed 208): a literal, a module `const`, a sum, and `0.0 + -x`.
+pub const ZERO_F64: f64 = 0.0;
+
+#[gpu_kernel]
+pub fn zero_minus_int(i: &[i32], u: &[u8], out64: &mut [f64], out32: &mut [f32]) {
+    let k = grid(1);
+    if k < i.len() {
+        out64[4 * k] = 0.0 - i[k] as f64;
+        out64[4 * k + 1] = 0.0 + -(i[k] as f64);
+        out64[4 * k + 2] = ZERO_F64 - u[k] as f64;
+        out64[4 * k + 3] = 0.0 - (i[k] as f64 + 0.0);
+        out32[2 * k] = 0.0f32 - i[k] as f32;
+        out32[2 * k + 1] = 0.0 - (u[k] as f32);
+    }
+}
+
 /// As [`min_max_clamp_f32`], `f64`, in call form.
 #[gpu_kernel]
 pub fn min_max_clamp_f64(x: &[f64], y: &[f64], lo: &[f64], hi: &[f64], out: &mut [f64]) {

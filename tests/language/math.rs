@@ -18,6 +18,7 @@ pub fn cases() -> Vec<common::Case> {
     cases![
         any => float_methods_match_rust,
         any => min_max_clamp_match_rust,
+        any => zero_minus_an_integer_is_positive_zero,
         any => call_form_and_constants_match_rust,
         any => integer_methods_match_rust_for_every_type,
         any => constant_expressions_wrap_as_at_run_time,
@@ -236,6 +237,43 @@ fn float_methods_match_rust() {
     let x = [-8.0f64];
     unary_f64![1, 1](&dev(&x), &dev(&x), &dev(&x), &dev(&[0i32]), &mut out).unwrap();
     assert_eq!(host(&out)[0], -2.0, "(-8.0f64).cbrt()");
+}
+
+/// `0.0 - x as f64` is +0.0 for x = 0 on every backend (g++ folded it to
+/// `-(x as f64)`, -0.0, in the host C and on the driver double; seed 208).
+fn zero_minus_an_integer_is_positive_zero() {
+    let i = [0i32, 1, -1, 0, i32::MIN];
+    let u = [0u8, 2, 0, 255, 0];
+    let mut out64 = zeros::<f64>(20).unwrap();
+    let mut out32 = zeros::<f32>(10).unwrap();
+    zero_minus_int![1, 8](&dev(&i), &dev(&u), &mut out64, &mut out32).unwrap();
+    let (got64, got32) = (host(&out64), host(&out32));
+    for k in 0..i.len() {
+        let (x, y) = (i[k] as f64, u[k] as f64);
+        let want64 = [0.0 - x, 0.0 + -x, 0.0 - y, 0.0 - (x + 0.0)];
+        let want32 = [0.0 - i[k] as f32, 0.0 - u[k] as f32];
+        for (j, w) in want64.iter().enumerate() {
+            assert_eq!(
+                got64[4 * k + j].to_bits(),
+                w.to_bits(),
+                "f64 form {j} of {}, {}: {}",
+                i[k],
+                u[k],
+                got64[4 * k + j]
+            );
+        }
+        for (j, w) in want32.iter().enumerate() {
+            assert_eq!(
+                got32[2 * k + j].to_bits(),
+                w.to_bits(),
+                "f32 form {j} of {}, {}: {}",
+                i[k],
+                u[k],
+                got32[2 * k + j]
+            );
+        }
+    }
+    assert_eq!(got64[0].to_bits(), 0, "0.0 - 0 as f64 is +0.0");
 }
 
 fn min_max_clamp_match_rust() {
