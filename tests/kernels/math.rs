@@ -418,6 +418,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
         &pred_f64::KERNEL,
         &min_max_clamp_f32::KERNEL,
         &min_max_clamp_f64::KERNEL,
+        &zero_minus_int::KERNEL,
         &call_form::KERNEL,
         &float_consts::KERNEL,
         &bits_i32::KERNEL,
