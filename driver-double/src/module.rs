@@ -507,8 +507,9 @@ pub fn build(tu: &str) -> Result<PathBuf, (CuResult, String)> {
             "-O2",
             // Without it g++ (12 at least, at -O0 too) folds `0.0 - (double)i`
             // to `-(double)i`, which is -0.0 for i = 0 where a GPU gives +0.0
-            // (found by the fuzzer, seed 208). It keeps every fold that
-            // assumes round-to-nearest out, as NVVM never does one.
+            // (found by the fuzzer, seed 208). With it g++ makes no fold that
+            // holds only in round-to-nearest; LLVM under NVRTC makes this one
+            // only with no-signed-zeros, which gpujit's options never ask for.
             "-frounding-math",
             "-shared",
             "-fPIC",

@@ -332,7 +332,8 @@ pub(crate) enum Output {
 ///
 /// `--fmad=false`: a multiply and an add stay two roundings, as in Rust (which
 /// never contracts), so a kernel gives the CPU backend's results bit for
-/// bit (Numba leaves libNVVM's contraction on, `fastmath` or not); `f32::mul_add` is the explicit FMA.
+/// bit (Numba leaves libNVVM's contraction on, `fastmath` or not);
+/// `f32::mul_add` is the explicit FMA.
 /// On an H200, NVRTC's default contraction changed 32 of 240,000 grayscale
 /// pixels and the last bits of the seed loop kernel.
 pub(crate) fn options(arch: &str, output: Output) -> Vec<String> {
