@@ -40,7 +40,7 @@ fn every_workload_agrees_and_is_tabled_and_charted() {
     };
     let rows = cpu_bench::run(&opts).expect("the benchmark at tiny sizes");
     // The 9 workloads (matmul naive and tiled at 2 sizes each) and the histogram.
-    assert_eq!(rows.len(), 12, "{rows:#?}");
+    assert_eq!(rows.len(), 13, "{rows:#?}");
     for r in &rows {
         for (which, secs) in &r.secs {
             assert!(secs.is_finite() && *secs > 0.0, "{} {}: {secs}", r.name, which.label());
@@ -49,8 +49,8 @@ fn every_workload_agrees_and_is_tabled_and_charted() {
     }
     let tiled = rows.iter().filter(|r| r.secs(Impl::TiledRayon).is_some()).count();
     assert_eq!(
-        tiled, 3,
-        "tiled matmul at 2 sizes and the reduction have a tiled rayon version"
+        tiled, 4,
+        "tiled matmul at 2 sizes and the reduction's two spellings have a tiled rayon version"
     );
     let table = cpu_bench::table(&rows);
     assert_eq!(table.lines().count(), 2 + rows.len(), "{table}");
@@ -60,7 +60,7 @@ fn every_workload_agrees_and_is_tabled_and_charted() {
     assert!(cpu_bench::tiled_vs_naive(&rows).is_some_and(|l| l.contains("n = 37")));
     let png = image::open(&chart).expect("a readable PNG").to_rgb8();
     assert_eq!(png.width(), 1200);
-    assert_eq!(png.height(), 140 + 44 * 12);
+    assert_eq!(png.height(), 140 + 44 * 13);
     // Bars and text were drawn: far from all white.
     let dark = png.pixels().filter(|p| p.0.iter().all(|&c| c < 100)).count();
     assert!(dark > 2000, "only {dark} dark pixels");

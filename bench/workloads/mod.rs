@@ -103,6 +103,28 @@ pub fn block_sum(x: &[f32], partial: &mut [f32]) {
     }
 }
 
+/// [`block_sum`] as CUDA's samples and Numba's docs spell it: a `while`
+/// over a halving mutable `stride` (issue #20's spelling suite).
+#[gpu_kernel]
+pub fn block_sum_while(x: &[f32], partial: &mut [f32]) {
+    let cache = shared_array::<[f32; BLOCK]>();
+    let tid = thread_idx().x;
+    let i = grid(1);
+    cache[tid] = if i < x.len() { x[i] } else { 0.0 };
+    syncthreads();
+    let mut stride = block_dim().x / 2;
+    while stride > 0 {
+        if tid < stride {
+            cache[tid] += cache[tid + stride];
+        }
+        syncthreads();
+        stride /= 2;
+    }
+    if tid == 0 {
+        partial[block_idx().x] = cache[0];
+    }
+}
+
 /// Does nothing: the cost of a launch.
 #[gpu_kernel]
 pub fn empty_kernel() {}
@@ -313,7 +335,8 @@ pub fn all(sizes: &Sizes) -> gpujit::Result<Vec<Box<dyn Workload>>> {
     for n in sizes.matmul {
         v.push(Box::new(Matmul::new(n, true)?));
     }
-    v.push(Box::new(Reduction::new(sizes.reduction)?));
+    v.push(Box::new(Reduction::new(sizes.reduction, false)?));
+    v.push(Box::new(Reduction::new(sizes.reduction, true)?));
     v.push(Box::new(EmptyLaunch {
         blocks: sizes.empty_blocks,
     }));
@@ -823,6 +846,8 @@ pub struct Reduction {
     d_partial: DeviceArray<f32>,
     partial: Vec<f32>,
     reference: Vec<f32>,
+    /// The kernel is [`block_sum_while`], not [`block_sum`].
+    while_spelling: bool,
 }
 
 fn tree_sum(chunk: &[f32]) -> f32 {
@@ -839,7 +864,7 @@ fn tree_sum(chunk: &[f32]) -> f32 {
 }
 
 impl Reduction {
-    pub fn new(n: usize) -> gpujit::Result<Self> {
+    pub fn new(n: usize, while_spelling: bool) -> gpujit::Result<Self> {
         // Integers in -40..57: every partial sum is exact, in any order.
         let x: Vec<f32> = (0..n).map(|i| ((i * 31) % 97) as f32 - 40.0).collect();
         let reference: Vec<f32> = x.chunks(BLOCK).map(|c| c.iter().sum()).collect();
@@ -849,16 +874,22 @@ impl Reduction {
             partial: vec![0.0; reference.len()],
             x,
             reference,
+            while_spelling,
         })
     }
 }
 
 impl Workload for Reduction {
     fn name(&self) -> String {
-        format!("block reduction in shared memory, {} f32", self.x.len())
+        let spelling = if self.while_spelling { " (`while` stride)" } else { "" };
+        format!("block reduction in shared memory{spelling}, {} f32", self.x.len())
     }
     fn short(&self) -> String {
-        "block reduction".into()
+        if self.while_spelling {
+            "reduction, while".into()
+        } else {
+            "block reduction".into()
+        }
     }
     fn impls(&self) -> &'static [Impl] {
         TILED
@@ -871,6 +902,9 @@ impl Workload for Reduction {
     }
     fn run(&mut self, which: Impl) -> gpujit::Result<()> {
         match which {
+            Impl::Gpujit if self.while_spelling => {
+                block_sum_while![self.partial.len(), BLOCK](&self.d_x, &mut self.d_partial)?
+            }
             Impl::Gpujit => block_sum![self.partial.len(), BLOCK](&self.d_x, &mut self.d_partial)?,
             Impl::Serial => {
                 for (p, c) in self.partial.iter_mut().zip(self.x.chunks(BLOCK)) {

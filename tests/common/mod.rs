@@ -418,6 +418,8 @@ pub struct Paths {
     pub merged_blocks: usize,
     /// Blocks that ran a narrowed thread loop.
     pub narrowed_blocks: usize,
+    /// Narrowed thread loops, over all blocks.
+    pub narrowed_loops: usize,
     /// Blocks that ran on spans.
     pub span_blocks: usize,
     /// Thread loops that ran on spans.
@@ -433,6 +435,7 @@ impl Paths {
             lockstep_blocks: p::last_launch_lockstep_blocks(),
             merged_blocks: p::last_launch_merged_blocks(),
             narrowed_blocks: p::last_launch_narrowed_blocks(),
+            narrowed_loops: p::last_launch_narrowed_loops(),
             span_blocks: p::last_launch_span_blocks(),
             span_loops: p::last_launch_span_loops(),
         }

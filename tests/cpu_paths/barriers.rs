@@ -15,7 +15,7 @@ pub fn cases() -> Vec<common::Case> {
     cases![
         cpu => block_sum_is_split_and_agrees_with_coroutines,
         cpu => locals_live_across_barriers_in_loops,
-        cpu => a_break_out_of_a_thread_loop_takes_the_coroutine_path,
+        cpu => a_break_out_of_a_thread_loop_splits_only_where_uniform,
         cpu => a_barrier_in_a_thread_dependent_if_is_divergent,
         cpu => a_return_before_a_barrier_is_divergent,
         cpu => a_loop_with_thread_dependent_trip_count_is_divergent,
@@ -132,8 +132,9 @@ fn locals_live_across_barriers_in_loops() -> gpujit::Result<()> {
     Ok(())
 }
 
-/// A `break` inside a barrier-free `if` leaves a loop that holds a barrier:
-/// the macro cannot split that, so the kernel runs as coroutines.
+/// A `break` inside a barrier-free `if` leaves a loop that holds a barrier.
+/// Its condition is block-uniform (`k` is a block-level local), so every
+/// thread leaves together and the kernel is split.
 #[gpu_kernel]
 fn count_rounds(out: &mut [u32], rounds: u32) {
     let mut k: u32 = 0;
@@ -147,9 +148,31 @@ fn count_rounds(out: &mut [u32], rounds: u32) {
     out[grid(1)] = k;
 }
 
-fn a_break_out_of_a_thread_loop_takes_the_coroutine_path() -> gpujit::Result<()> {
+/// As `count_rounds`, the condition read from memory (the same in every
+/// thread, but the macro cannot know): a thread might leave alone, so the
+/// kernel runs as coroutines.
+#[gpu_kernel]
+fn count_rounds_loaded(out: &mut [u32], rounds: u32) {
+    let mut k: u32 = 0;
+    loop {
+        syncthreads();
+        if k == rounds + out[grid(1)] {
+            break;
+        }
+        k += 1;
+    }
+    out[grid(1)] = k;
+}
+
+fn a_break_out_of_a_thread_loop_splits_only_where_uniform() -> gpujit::Result<()> {
     let mut out = zeros::<u32>(64)?;
     count_rounds![2, 32](&mut out, 7)?;
+    if !common::coroutines_forced() {
+        assert_eq!(last_launch_coroutine_blocks(), 0);
+    }
+    assert_eq!(out.copy_to_host()?, vec![7; 64]);
+    let mut out = zeros::<u32>(64)?;
+    count_rounds_loaded![2, 32](&mut out, 7)?;
     assert_eq!(last_launch_coroutine_blocks(), 2);
     assert_eq!(out.copy_to_host()?, vec![7; 64]);
     Ok(())

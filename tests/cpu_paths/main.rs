@@ -25,6 +25,7 @@ mod merged;
 mod narrowed;
 mod owned;
 mod rounds;
+mod spellings;
 mod split_spans;
 mod tile_spans;
 mod warps;
@@ -39,6 +40,7 @@ fn main() -> std::process::ExitCode {
         common::group("narrowed", narrowed::cases()),
         common::group("owned", owned::cases()),
         common::group("rounds", rounds::cases()),
+        common::group("spellings", spellings::cases()),
         common::group("split_spans", split_spans::cases()),
         common::group("tile_spans", tile_spans::cases()),
         common::group("warps", warps::cases()),
@@ -55,6 +57,7 @@ fn main() -> std::process::ExitCode {
         include_str!("narrowed.rs"),
         include_str!("owned.rs"),
         include_str!("rounds.rs"),
+        include_str!("spellings.rs"),
         include_str!("split_spans.rs"),
         include_str!("tile_spans.rs"),
         include_str!("warps.rs"),

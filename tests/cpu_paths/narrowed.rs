@@ -240,7 +240,10 @@ fn not_narrowed(d: usize, out: &mut [u32]) {
         out[grid(1)] += 1;
     }
     syncthreads();
-    s /= 2;
+    // True in every thread, but per-thread: `s` is not block-level.
+    if grid(1) % 3 != 5 {
+        s /= 2;
+    }
     syncthreads();
     if tid < s {
         out[grid(1)] += 10;

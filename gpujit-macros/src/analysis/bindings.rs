@@ -64,6 +64,11 @@ impl<'k> Bindings<'k> {
         Bindings { k, of }
     }
 
+    /// How many statements bind local `id`.
+    pub fn count(&self, id: LocalId) -> usize {
+        self.of.get(id).map_or(0, Vec::len)
+    }
+
     /// The one binding of local `id`, if it is immutable and bound once.
     fn once(&self, id: LocalId) -> Option<Binding<'k>> {
         match self.of.get(id)?.as_slice() {

@@ -20,6 +20,9 @@ pub(crate) struct Uses {
     pub returns: bool,
     /// The loop variables of block-level `for`s (block-wide, never spilled).
     pub(super) block_vars: Vec<LocalId>,
+    /// The mutable locals held once per block (`split::block_locals`):
+    /// never spilled.
+    pub(super) block_locals: Vec<LocalId>,
     /// Per local array: as `parts`. An array in two parts is not spilled:
     /// the kernel runs on the coroutine path instead (see `spill_decls`).
     arrays: Vec<(Option<usize>, bool)>,
@@ -32,6 +35,7 @@ impl Uses {
             next: 0,
             returns: false,
             block_vars: Vec::new(),
+            block_locals: Vec::new(),
             arrays: vec![(None, false); k.local_arrays.len()],
         }
     }
@@ -170,6 +174,9 @@ pub(crate) fn spill_decls(k: &Kernel, uses: &Uses, em: &mut Emitter) -> Option<T
             if l.mutable {
                 return None;
             }
+            continue;
+        }
+        if uses.block_locals.contains(&id) {
             continue;
         }
         // A function of the thread's coordinates is computed again where

@@ -105,15 +105,18 @@ pub fn math_may_fault(f: MathFn) -> bool {
     }
 }
 
-/// Whether an integer type (or one only rustc knows) may fault in `op`.
-fn int_division(op: BinOp, operand: &Ty) -> bool {
-    let int = match operand {
+/// Whether `a op b` may fault: an integer division or remainder (or one on
+/// a type only rustc knows), unless `b` is a positive literal, which is
+/// neither zero nor the `-1` that overflows `MIN / -1`.
+fn int_division(op: BinOp, a: &Ty, b: &Expr) -> bool {
+    let int = match a {
         Ty::Scalar(s) => s.is_int(),
         // Types only rustc knows may be integers.
         Ty::Opaque(_) | Ty::Callee(..) | Ty::Var(_) => true,
         Ty::Idx3 => false,
     };
-    int && matches!(op, BinOp::Div | BinOp::Rem)
+    let positive = matches!(b.kind, ExprKind::Lit(Lit::Int(v)) if v > 0);
+    int && matches!(op, BinOp::Div | BinOp::Rem) && !positive
 }
 
 /// The properties of expression node `e` (not of its sub-expressions).
@@ -152,8 +155,8 @@ pub fn expr_props(e: &Expr) -> ExprProps {
             }
         }
         ExprKind::Unary(..) | ExprKind::Cast(..) => plain(Uniformity::Operands),
-        ExprKind::Binary(op, a, _) => ExprProps {
-            may_fault: int_division(*op, &a.ty),
+        ExprKind::Binary(op, a, b) => ExprProps {
+            may_fault: int_division(*op, &a.ty, b),
             ..plain(Uniformity::Operands)
         },
         ExprKind::Math(f, _) => ExprProps {
@@ -410,7 +413,7 @@ mod tests {
     #[test]
     fn uniformity_follows_the_leaves() {
         let s = stmts(
-            "fn k(y: &mut [f32], n: usize) { let a = block_idx().x * 4 + block_dim().x; let b = thread_idx().x + 1; let c = grid(1) / 3; let d = y[0]; }",
+            "fn k(y: &mut [f32], n: usize) { let a = block_idx().x * 4 + block_dim().x; let b = thread_idx().x + 1; let c = grid(1) / n; let d = y[0]; }",
         );
         let init = |s: &Stmt| match s {
             Stmt::Let { init: Some(e), .. } => e.clone(),
@@ -421,9 +424,22 @@ mod tests {
             |e: &Expr| fault_free_where(e, &|u| matches!(u, Uniformity::Block | Uniformity::Thread), &|_| false);
         assert!(block(&init(&s[0])) && coords(&init(&s[0])));
         assert!(!block(&init(&s[1])) && coords(&init(&s[1])));
-        // A division may fault; a load reads memory.
+        // A division by a local may fault; a load reads memory.
         assert!(!coords(&init(&s[2])));
         assert!(!coords(&init(&s[3])));
+    }
+
+    #[test]
+    fn only_a_positive_literal_divisor_cannot_fault() {
+        let s = stmts(
+            "fn k(n: i32, d: u32) { let a = n / 3; let b = n % -1; let c = d / 0; let e = d % 7; let f = n / (2 + 1); }",
+        );
+        let faults = |s: &Stmt| any_expr_in_stmt(s, |p| p.may_fault);
+        // `n / -1` overflows at `i32::MIN`; `/ 0` faults; a sum is not a literal.
+        assert_eq!(
+            s.iter().map(faults).collect::<Vec<_>>(),
+            [false, true, true, false, true]
+        );
     }
 
     #[test]

@@ -41,10 +41,11 @@ pub struct Block<'a> {
     pub(super) shared_len: usize,
     pub(super) fault_count: Cell<usize>,
     pub(super) first: RefCell<Option<Fault>>,
-    /// Whether a narrowed thread loop ran ([`Block::threads_x_in`]; for
-    /// tests, see `last_launch_narrowed_blocks`), and a loop in lockstep
-    /// (counted per rayon job, not per block: no shared atomic per block).
-    pub(super) narrowed: Cell<bool>,
+    /// How many narrowed thread loops ran ([`Block::threads_x_in`]; for
+    /// tests, see `last_launch_narrowed_blocks`), and whether a loop in
+    /// lockstep did (counted per rayon job, not per block: no shared atomic
+    /// per block).
+    pub(super) narrowed: Cell<usize>,
     pub(super) lockstep: Cell<bool>,
     /// How many thread loops of the block ran on block spans (`span.rs`):
     /// the whole block of a barrier-free kernel, or parts of a split one.
@@ -238,7 +239,7 @@ impl<'a> Block<'a> {
         // Both in `0..=bx` (at most 1024), so the conversions cannot fail.
         let clamp = |v: i128| usize::try_from(v.clamp(0, bx as i128)).unwrap_or(0);
         let (x0, x1) = (clamp(lo), clamp(hi));
-        self.narrowed.set(true);
+        self.narrowed.set(self.narrowed.get() + 1);
         let base = self.base;
         let cancel = &self.launch.cancel;
         let mut row = 0;
@@ -352,7 +353,7 @@ impl<'a> Block<'a> {
             return;
         }
         let [bx, by, bz] = self.launch.block;
-        self.narrowed.set(true);
+        self.narrowed.set(self.narrowed.get() + 1);
         let base = self.base;
         let cancel = &self.launch.cancel;
         let mut row = 0;

@@ -66,6 +66,8 @@ pub(super) struct LaunchCtx {
     pub(super) lockstep_blocks: AtomicUsize,
     /// Blocks that ran a narrowed thread loop (`Block::threads_x_in`).
     pub(super) narrowed_blocks: AtomicUsize,
+    /// Narrowed thread loops run, over all blocks.
+    pub(super) narrowed_loops: AtomicUsize,
     /// Blocks that ran the unchecked thread loop of block spans (`span.rs`).
     pub(super) span_blocks: AtomicUsize,
     /// Thread loops run on block spans, over all blocks.
@@ -90,6 +92,7 @@ pub(super) struct Batch<'c> {
     pub(super) last: Option<(usize, [usize; 3])>,
     pub(super) lockstep: usize,
     pub(super) narrowed: usize,
+    pub(super) narrowed_loops: usize,
     pub(super) span: usize,
     pub(super) span_loops: usize,
     pub(super) rows: usize,
@@ -107,6 +110,7 @@ impl<'c> Batch<'c> {
             last: None,
             lockstep: 0,
             narrowed: 0,
+            narrowed_loops: 0,
             span: 0,
             span_loops: 0,
             rows: 0,
@@ -125,6 +129,9 @@ impl Drop for Batch<'_> {
         }
         if self.narrowed > 0 {
             self.ctx.narrowed_blocks.fetch_add(self.narrowed, Ordering::Relaxed);
+            self.ctx
+                .narrowed_loops
+                .fetch_add(self.narrowed_loops, Ordering::Relaxed);
         }
         if self.span > 0 {
             self.ctx.span_blocks.fetch_add(self.span, Ordering::Relaxed);

@@ -198,6 +198,7 @@ impl CpuLaunch<'_> {
             coroutine_blocks: AtomicUsize::new(0),
             lockstep_blocks: AtomicUsize::new(0),
             narrowed_blocks: AtomicUsize::new(0),
+            narrowed_loops: AtomicUsize::new(0),
             span_blocks: AtomicUsize::new(0),
             span_loops: AtomicUsize::new(0),
             row_blocks: AtomicUsize::new(0),
@@ -282,6 +283,7 @@ impl CpuLaunch<'_> {
             coroutine_blocks: ctx.coroutine_blocks.load(Ordering::Relaxed),
             lockstep_blocks: ctx.lockstep_blocks.load(Ordering::Relaxed),
             narrowed_blocks: ctx.narrowed_blocks.load(Ordering::Relaxed),
+            narrowed_loops: ctx.narrowed_loops.load(Ordering::Relaxed),
             span_blocks: ctx.span_blocks.load(Ordering::Relaxed),
             span_loops: ctx.span_loops.load(Ordering::Relaxed),
             row_blocks: ctx.row_blocks.load(Ordering::Relaxed),
@@ -366,7 +368,7 @@ impl LaunchCtx {
             shared_len,
             fault_count: Cell::new(0),
             first: RefCell::new(None),
-            narrowed: Cell::new(false),
+            narrowed: Cell::new(0),
             lockstep: Cell::new(false),
             span: Cell::new(0),
             rows: Cell::new(false),
@@ -381,7 +383,8 @@ impl LaunchCtx {
         }
         b.publish();
         batch.lockstep += usize::from(b.lockstep.get());
-        batch.narrowed += usize::from(b.narrowed.get());
+        batch.narrowed += usize::from(b.narrowed.get() > 0);
+        batch.narrowed_loops += b.narrowed.get();
         batch.span += usize::from(b.span.get() > 0);
         batch.span_loops += b.span.get();
         batch.rows += usize::from(b.rows.get());

@@ -103,7 +103,7 @@ impl LaunchCtx {
             shared_len,
             fault_count: Cell::new(0),
             first: RefCell::new(None),
-            narrowed: Cell::new(false),
+            narrowed: Cell::new(0),
             lockstep: Cell::new(false),
             span: Cell::new(0),
             rows: Cell::new(false),
@@ -118,7 +118,8 @@ impl LaunchCtx {
         // Counted per block of the grid: a merged run's paths are those of
         // each of its blocks.
         batch.lockstep += width * usize::from(b.lockstep.get());
-        batch.narrowed += width * usize::from(b.narrowed.get());
+        batch.narrowed += width * usize::from(b.narrowed.get() > 0);
+        batch.narrowed_loops += width * b.narrowed.get();
         batch.span += width * usize::from(b.span.get() > 0);
         batch.span_loops += width * b.span.get();
         batch.rows += width * usize::from(b.rows.get());

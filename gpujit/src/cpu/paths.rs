@@ -11,6 +11,7 @@ pub(super) struct PathCounts {
     pub(super) coroutine_blocks: usize,
     pub(super) lockstep_blocks: usize,
     pub(super) narrowed_blocks: usize,
+    pub(super) narrowed_loops: usize,
     pub(super) span_blocks: usize,
     pub(super) span_loops: usize,
     pub(super) row_blocks: usize,
@@ -25,6 +26,7 @@ thread_local! {
             coroutine_blocks: 0,
             lockstep_blocks: 0,
             narrowed_blocks: 0,
+            narrowed_loops: 0,
             span_blocks: 0,
             span_loops: 0,
             row_blocks: 0,
@@ -58,6 +60,13 @@ pub fn last_launch_lockstep_blocks() -> usize {
 /// threads below `E` only (for tests that check the narrowed loop is used).
 pub fn last_launch_narrowed_blocks() -> usize {
     LAST.with(Cell::get).narrowed_blocks
+}
+
+/// How many narrowed thread loops (see [`last_launch_narrowed_blocks`]) the
+/// last CPU launch that ran on this OS thread ran, over all its blocks: a
+/// block reduction's halving steps count one each.
+pub fn last_launch_narrowed_loops() -> usize {
+    LAST.with(Cell::get).narrowed_loops
 }
 
 /// How many blocks of the last CPU launch that ran on this OS thread ran a

@@ -7,7 +7,9 @@
 //! runtime checked that every thread computes the same condition or bounds
 //! (CUDA requires the control flow around a barrier to be block-uniform; a
 //! disagreement is a divergent-barrier fault). Locals that live across a
-//! barrier move into per-thread arrays. What cannot be split this way (a
+//! barrier move into per-thread arrays, except the mutable ones that hold
+//! the same value in every thread (`block_locals`), which live once per
+//! block. What cannot be split this way (a
 //! barrier inside an `if` used as a value, a `break` out of a split loop from
 //! inside a thread loop, a `for mut` loop variable, a local whose type only
 //! rustc knows, a local array used on both sides of a barrier) runs on the
@@ -21,6 +23,7 @@
 //! specialised for blocks that fit the shared arrays), and this module
 //! emits the result.
 
+mod block_locals;
 mod interchange;
 mod narrow;
 mod plan;
@@ -51,11 +54,16 @@ pub(super) fn split_checked(k: &Kernel) -> Option<TokenStream> {
 }
 
 fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream> {
-    let nodes = plan(&k.body)?;
+    let (block_locals, nodes) = block_locals::hoist(k, plan(&k.body)?);
     let mut uses = Uses::new(k);
     uses.nodes(&nodes);
+    uses.block_locals = block_locals;
     let decls = spill_decls(k, &uses, &mut em)?;
-    let uniform = crate::analysis::Uniform::new(k, &uses.block_vars);
+    let block_level: Vec<LocalId> = uses.block_vars.iter().chain(&uses.block_locals).copied().collect();
+    let uniform = crate::analysis::Uniform::new(k, &block_level);
+    if !leaving_ifs_uniform(&nodes, &uniform) {
+        return None;
+    }
     let body = Split {
         em: &em,
         uniform,
@@ -63,6 +71,30 @@ fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream>
     }
     .nodes(&nodes);
     Some(quote! { #decls #body })
+}
+
+/// Whether every barrier-free `if` that leaves a block-level loop
+/// (`Node::If::leaves`) has a block-uniform condition, so that no thread
+/// can leave the loop without the others.
+fn leaving_ifs_uniform(nodes: &[Node], u: &crate::analysis::Uniform) -> bool {
+    nodes.iter().all(|n| match n {
+        Node::If {
+            cond,
+            then,
+            els,
+            leaves,
+        } => (!leaves || u.is_uniform(cond, &[])) && leaving_ifs_uniform(then, u) && leaving_ifs_uniform(els, u),
+        Node::For { body, .. } | Node::While { body, .. } | Node::Loop(body) | Node::Scope(body) => {
+            leaving_ifs_uniform(body, u)
+        }
+        Node::Threads(_)
+        | Node::Barrier
+        | Node::Vote { .. }
+        | Node::Uniform(_)
+        | Node::Break
+        | Node::Continue
+        | Node::Return => true,
+    })
 }
 
 struct Split<'e, 'k> {
@@ -211,7 +243,7 @@ impl Split<'_, '_> {
                 };
                 quote! { #run #keep }
             }
-            Node::If { cond, then, els } => {
+            Node::If { cond, then, els, .. } => {
                 let c = mixed("gj_cond");
                 let check = self.condition(&c, "the condition of an `if` around syncthreads()", cond);
                 let (then, els) = (self.nodes(then), self.nodes(els));
@@ -274,6 +306,32 @@ impl Split<'_, '_> {
             Node::Loop(body) => {
                 let body = self.nodes(body);
                 quote! { loop { #cancel #body } }
+            }
+            Node::Uniform(s) => {
+                let name = match s {
+                    Stmt::Let { local, .. }
+                    | Stmt::Assign {
+                        place: Place::Local(local),
+                        ..
+                    } => ident(&self.em.k.locals[*local].name),
+                    _ => return TokenStream::new(),
+                };
+                // Computed as thread (0, 0, 0) would, on a copy for an
+                // assignment (the closure cannot assign the block's).
+                let copy = match s {
+                    Stmt::Let { .. } => TokenStream::new(),
+                    _ => quote! { #[allow(unused_mut)] let mut #name = #name; },
+                };
+                let stmt = self.em.stmt(s);
+                let v = mixed("gj_value");
+                let value = quote! {
+                    #[allow(unused_mut, unused_variables)]
+                    let #v = #blk.uniform_value(|#t| { #copy #stmt #name });
+                };
+                match s {
+                    Stmt::Let { .. } => quote! { #value #[allow(unused_mut)] let mut #name = #v; },
+                    _ => quote! { #value #name = #v; },
+                }
             }
             Node::Scope(body) => {
                 let body = self.nodes(body);

@@ -23,6 +23,10 @@ pub(super) enum Node<'k> {
         cond: &'k Expr,
         then: Vec<Node<'k>>,
         els: Vec<Node<'k>>,
+        /// No barrier inside, but a `break`/`continue` out of a block-level
+        /// loop: block-level only if `cond` is block-uniform (checked once
+        /// the block-level locals are known), else the kernel is not split.
+        leaves: bool,
     },
     /// A `Stmt::For` whose body holds a barrier.
     For {
@@ -34,6 +38,9 @@ pub(super) enum Node<'k> {
         body: Vec<Node<'k>>,
     },
     Loop(Vec<Node<'k>>),
+    /// A `let` of, or an assignment to, a block-level local
+    /// (`block_locals`): run once per block.
+    Uniform(&'k Stmt),
     Scope(Vec<Node<'k>>),
     Break,
     Continue,
@@ -115,6 +122,19 @@ pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
                     _ => Node::Return,
                 });
             }
+            Stmt::If { cond, then, els } if !has_barrier(s) && breaks_out(s) => {
+                flush(&mut run, &mut nodes);
+                let els = match els {
+                    Some(e) => plan(e)?,
+                    None => Vec::new(),
+                };
+                nodes.push(Node::If {
+                    cond,
+                    then: plan(then)?,
+                    els,
+                    leaves: true,
+                });
+            }
             _ if !has_barrier(s) => {
                 if breaks_out(s) {
                     return None;
@@ -153,6 +173,7 @@ pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
                     cond,
                     then: plan(then)?,
                     els,
+                    leaves: false,
                 });
             }
             Stmt::For {
@@ -193,7 +214,7 @@ impl Uses {
         for n in ns {
             match n {
                 Node::Threads(stmts) => self.part_of(stmts, &[]),
-                Node::If { cond, then, els } => {
+                Node::If { cond, then, els, .. } => {
                     self.part_of(&[], &[cond]);
                     self.nodes(then);
                     self.nodes(els);
@@ -222,6 +243,8 @@ impl Uses {
                     self.part_with_arrays(ids, arrays);
                 }
                 Node::Loop(body) | Node::Scope(body) => self.nodes(body),
+                // Its locals are block-level (never spilled).
+                Node::Uniform(_) => {}
                 Node::Barrier | Node::Break | Node::Continue | Node::Return => {}
             }
         }
