@@ -124,16 +124,7 @@ pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
             }
             Stmt::If { cond, then, els } if !has_barrier(s) && breaks_out(s) => {
                 flush(&mut run, &mut nodes);
-                let els = match els {
-                    Some(e) => plan(e)?,
-                    None => Vec::new(),
-                };
-                nodes.push(Node::If {
-                    cond,
-                    then: plan(then)?,
-                    els,
-                    leaves: true,
-                });
+                nodes.push(plan_if(cond, then, els.as_ref(), true)?);
             }
             _ if !has_barrier(s) => {
                 if breaks_out(s) {
@@ -165,16 +156,7 @@ pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
             }
             Stmt::If { cond, then, els } if !expr_has_barrier(cond) || as_vote(cond).is_some() => {
                 flush(&mut run, &mut nodes);
-                let els = match els {
-                    Some(e) => plan(e)?,
-                    None => Vec::new(),
-                };
-                nodes.push(Node::If {
-                    cond,
-                    then: plan(then)?,
-                    els,
-                    leaves: false,
-                });
+                nodes.push(plan_if(cond, then, els.as_ref(), false)?);
             }
             Stmt::For {
                 start, end, step, body, ..
@@ -206,6 +188,19 @@ pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
     }
     flush(&mut run, &mut nodes);
     Some(nodes)
+}
+
+/// The block-level `if cond { then } else { els }`.
+fn plan_if<'k>(cond: &'k Expr, then: &'k Block, els: Option<&'k Block>, leaves: bool) -> Option<Node<'k>> {
+    Some(Node::If {
+        cond,
+        then: plan(then)?,
+        els: match els {
+            Some(e) => plan(e)?,
+            None => Vec::new(),
+        },
+        leaves,
+    })
 }
 
 impl Uses {
