@@ -25,7 +25,7 @@
 //! A thread that returned earlier does not observe the value, so running
 //! the statements once per block matches every live thread.
 
-use super::plan::Node;
+use super::plan::{walk, Node};
 use crate::analysis::{Bindings, Uniform};
 use crate::model::visit::locals_used;
 use crate::model::*;
@@ -218,25 +218,4 @@ fn rewrite<'k>(nodes: Vec<Node<'k>>, chosen: &[LocalId]) -> Vec<Node<'k>> {
         }
     }
     out
-}
-
-/// Calls `f` on every node of `nodes`, however deep.
-fn walk<'a, 'k>(nodes: &'a [Node<'k>], f: &mut dyn FnMut(&'a Node<'k>)) {
-    for n in nodes {
-        f(n);
-        match n {
-            Node::If { then, els, .. } => {
-                walk(then, f);
-                walk(els, f);
-            }
-            Node::For { body, .. } | Node::While { body, .. } | Node::Loop(body) | Node::Scope(body) => walk(body, f),
-            Node::Threads(_)
-            | Node::Barrier
-            | Node::Vote { .. }
-            | Node::Uniform(_)
-            | Node::Break
-            | Node::Continue
-            | Node::Return => {}
-        }
-    }
 }

@@ -77,24 +77,13 @@ fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream>
 /// (`Node::If::leaves`) has a block-uniform condition, so that no thread
 /// can leave the loop without the others.
 fn leaving_ifs_uniform(nodes: &[Node], u: &crate::analysis::Uniform) -> bool {
-    nodes.iter().all(|n| match n {
-        Node::If {
-            cond,
-            then,
-            els,
-            leaves,
-        } => (!leaves || u.is_uniform(cond, &[])) && leaving_ifs_uniform(then, u) && leaving_ifs_uniform(els, u),
-        Node::For { body, .. } | Node::While { body, .. } | Node::Loop(body) | Node::Scope(body) => {
-            leaving_ifs_uniform(body, u)
+    let mut ok = true;
+    plan::walk(nodes, &mut |n| {
+        if let Node::If { cond, leaves: true, .. } = n {
+            ok &= u.is_uniform(cond, &[]);
         }
-        Node::Threads(_)
-        | Node::Barrier
-        | Node::Vote { .. }
-        | Node::Uniform(_)
-        | Node::Break
-        | Node::Continue
-        | Node::Return => true,
-    })
+    });
+    ok
 }
 
 struct Split<'e, 'k> {

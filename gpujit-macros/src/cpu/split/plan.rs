@@ -190,6 +190,27 @@ pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
     Some(nodes)
 }
 
+/// Calls `f` on every node of `nodes`, however deep.
+pub(super) fn walk<'a, 'k>(nodes: &'a [Node<'k>], f: &mut dyn FnMut(&'a Node<'k>)) {
+    for n in nodes {
+        f(n);
+        match n {
+            Node::If { then, els, .. } => {
+                walk(then, f);
+                walk(els, f);
+            }
+            Node::For { body, .. } | Node::While { body, .. } | Node::Loop(body) | Node::Scope(body) => walk(body, f),
+            Node::Threads(_)
+            | Node::Barrier
+            | Node::Vote { .. }
+            | Node::Uniform(_)
+            | Node::Break
+            | Node::Continue
+            | Node::Return => {}
+        }
+    }
+}
+
 /// The block-level `if cond { then } else { els }`.
 fn plan_if<'k>(cond: &'k Expr, then: &'k Block, els: Option<&'k Block>, leaves: bool) -> Option<Node<'k>> {
     Some(Node::If {
