@@ -25,6 +25,7 @@ use plotters::prelude::*;
 #[path = "../workloads/mod.rs"]
 pub mod workloads;
 
+use workloads::spellings::{self, Family, Paths};
 use workloads::{Against, Impl, Sizes, Workload};
 
 /// What one run does.
@@ -401,9 +402,18 @@ pub fn run(opts: &Options) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
     if let Ok(only) = std::env::var("GPUJIT_BENCH_ONLY") {
         let words: Vec<&str> = only.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
         all.retain(|w| words.iter().any(|word| w.name().contains(word)));
-        if all.is_empty() {
-            return Err(format!("GPUJIT_BENCH_ONLY={only:?} matches no workload").into());
+        let families = spellings::ALGORITHMS
+            .iter()
+            .any(|a| words.iter().any(|w| a.contains(w)));
+        if all.is_empty() && !families {
+            return Err(format!(
+                "GPUJIT_BENCH_ONLY={only:?} matches no workload and no algorithm of the spelling suite"
+            )
+            .into());
         }
+    }
+    if all.is_empty() {
+        return Ok(Vec::new());
     }
     let rows = measure(&mut all, opts.rounds, opts.min_sample_secs)?;
     println!("all results equal the serial reference\n");
@@ -423,12 +433,146 @@ pub fn run(opts: &Options) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
     Ok(rows)
 }
 
+/// One spelling of the spelling suite, measured.
+#[derive(Debug, Clone)]
+pub struct SpellingRow {
+    pub algorithm: String,
+    pub spelling: spellings::Spelling,
+    /// Median seconds per launch.
+    pub secs: f64,
+    /// The CPU path its launch took.
+    pub paths: Paths,
+    /// The path of the algorithm's first spelling.
+    pub first_paths: Paths,
+    /// This spelling's time over the algorithm's fastest spelling's.
+    pub over_best: f64,
+}
+
+impl SpellingRow {
+    /// Whether it took the first spelling's path, where it must.
+    pub fn path_ok(&self) -> bool {
+        !self.spelling.same_path || self.paths == self.first_paths
+    }
+}
+
+/// Checks every spelling of every family against the host, records the
+/// path each takes, then times them in `rounds` interleaved rounds.
+///
+/// # Errors
+/// The first wrong result or failed launch; nothing is timed then.
+pub fn measure_spellings(
+    families: &mut [Box<dyn Family>],
+    rounds: usize,
+    min_sample_secs: f64,
+) -> Result<Vec<SpellingRow>, String> {
+    let mut paths = Vec::new();
+    for f in families.iter_mut() {
+        let mut p = Vec::new();
+        for k in 0..f.spellings().len() {
+            f.check(k)?;
+            p.push(spellings::last_paths());
+        }
+        paths.push(p);
+    }
+    let mut reps = Vec::new();
+    for f in families.iter_mut() {
+        let mut r = Vec::new();
+        for k in 0..f.spellings().len() {
+            let start = Instant::now();
+            f.run(k).map_err(|e| format!("{}: {e}", f.algorithm()))?;
+            let once = start.elapsed().as_secs_f64().max(1e-9);
+            r.push((min_sample_secs / once).ceil().clamp(1.0, 100_000.0) as usize);
+        }
+        reps.push(r);
+    }
+    let mut samples: Vec<Vec<Vec<f64>>> = families.iter().map(|f| vec![Vec::new(); f.spellings().len()]).collect();
+    for _ in 0..rounds {
+        for (i, f) in families.iter_mut().enumerate() {
+            for k in 0..f.spellings().len() {
+                let start = Instant::now();
+                for _ in 0..reps[i][k] {
+                    f.run(k).map_err(|e| format!("{}: {e}", f.algorithm()))?;
+                }
+                samples[i][k].push(start.elapsed().as_secs_f64() / reps[i][k] as f64);
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for ((f, per), paths) in families.iter().zip(samples).zip(paths) {
+        let secs: Vec<f64> = per.into_iter().map(median).collect();
+        let best = secs.iter().copied().fold(f64::INFINITY, f64::min);
+        for (k, (&spelling, &t)) in f.spellings().iter().zip(&secs).enumerate() {
+            rows.push(SpellingRow {
+                algorithm: f.algorithm(),
+                spelling,
+                secs: t,
+                paths: paths[k],
+                first_paths: paths[0],
+                over_best: t / best,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The Markdown table of the spelling suite.
+pub fn spelling_table(rows: &[SpellingRow]) -> String {
+    let mut s = String::from(
+        "| algorithm | spelling | gpujit ms | / best spelling | CPU path (blocks, loops) | first spelling's path |\n\
+         |---|---|---:|---:|---|---|\n",
+    );
+    for r in rows {
+        let same = if r.paths == r.first_paths {
+            "same"
+        } else if r.spelling.same_path {
+            "**differs**"
+        } else {
+            "differs (expected)"
+        };
+        s += &format!(
+            "| {} | {} | {} | {:.2} | {} | {same} |\n",
+            r.algorithm,
+            r.spelling.label,
+            ms(Some(r.secs)),
+            r.over_best,
+            spellings::describe(&r.paths)
+        );
+    }
+    s
+}
+
+/// The spelling suite at `opts`' sizes: measures and prints its table.
+///
+/// # Errors
+/// A wrong result or failed launch.
+pub fn run_spellings(opts: &Options) -> Result<Vec<SpellingRow>, Box<dyn std::error::Error>> {
+    let mut families = spellings::all(&opts.sizes)?;
+    if let Ok(only) = std::env::var("GPUJIT_BENCH_ONLY") {
+        let words: Vec<&str> = only.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
+        families.retain(|f| words.iter().any(|word| f.algorithm().contains(word)));
+    }
+    if families.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = measure_spellings(&mut families, opts.rounds, opts.min_sample_secs)?;
+    println!("\nspelling suite (issue #20): every spelling equals the host's result\n");
+    print!("{}", spelling_table(&rows));
+    let within = rows.iter().filter(|r| r.over_best <= 1.25).count();
+    let paths = rows.iter().filter(|r| r.path_ok()).count();
+    println!(
+        "\nwithin 1.25x of their algorithm's best spelling: {within} of {}; on the first spelling's path where they must be: {paths} of {}",
+        rows.len(),
+        rows.len()
+    );
+    Ok(rows)
+}
+
 #[allow(dead_code)]
 fn main() {
     gpujit_examples::init_logging();
     gpujit_examples::exit_on_error(
         parse_args(std::env::args().skip(1))
             .map_err(Into::into)
-            .and_then(|opts| run(&opts).map(drop)),
+            .and_then(|opts| run(&opts).and_then(|_| run_spellings(&opts)).map(drop)),
     );
 }

@@ -22,6 +22,7 @@ fn main() -> std::process::ExitCode {
         cases![
             Some(Tool::CpuBackend) => every_workload_agrees_and_is_tabled_and_charted,
             Some(Tool::CpuBackend) => a_wrong_result_stops_the_measurement,
+            Some(Tool::CpuBackend) => every_spelling_agrees_and_takes_its_algorithms_path,
             None => compare_reports_the_first_difference,
             None => arguments_select_sizes_rounds_and_chart,
             Some(Tool::Nvrtc) => benchmark_kernels_compile_with_nvrtc,
@@ -64,6 +65,39 @@ fn every_workload_agrees_and_is_tabled_and_charted() {
     // Bars and text were drawn: far from all white.
     let dark = png.pixels().filter(|p| p.0.iter().all(|&c| c < 100)).count();
     assert!(dark > 2000, "only {dark} dark pixels");
+}
+
+/// The spelling suite (issue #20) at tiny sizes: every spelling equals the
+/// host's result (checked inside), and each spelling marked `same_path`
+/// took its algorithm's first spelling's CPU path, counter for counter.
+fn every_spelling_agrees_and_takes_its_algorithms_path() {
+    let opts = cpu_bench::Options {
+        sizes: Sizes::tiny(),
+        rounds: 1,
+        chart: std::path::PathBuf::from("unused.png"),
+        min_sample_secs: 0.0,
+    };
+    let rows = cpu_bench::run_spellings(&opts).expect("the spelling suite at tiny sizes");
+    let algorithms: std::collections::BTreeSet<_> = rows.iter().map(|r| r.algorithm.clone()).collect();
+    assert_eq!(algorithms.len(), 8, "{algorithms:?}");
+    for a in &algorithms {
+        let n = rows.iter().filter(|r| &r.algorithm == a).count();
+        assert!(n >= 3, "{a}: {n} spellings");
+    }
+    // Under `GPUJIT_CPU_EXEC=coroutines` every spelling runs coroutines
+    // or plain thread loops alike; the paths still agree.
+    for r in &rows {
+        assert!(
+            r.path_ok(),
+            "{} ({}): {} where the first spelling took {}",
+            r.algorithm,
+            r.spelling.label,
+            cpu_bench::workloads::spellings::describe(&r.paths),
+            cpu_bench::workloads::spellings::describe(&r.first_paths)
+        );
+    }
+    let table = cpu_bench::spelling_table(&rows);
+    assert_eq!(table.lines().count(), 2 + rows.len(), "{table}");
 }
 
 /// A workload whose gpujit result is one off in one element.
@@ -160,6 +194,26 @@ fn benchmark_kernels_compile_with_nvrtc() {
             &workloads::block_sum::KERNEL,
             &workloads::empty_kernel::KERNEL,
             &iota_off_by_one::KERNEL,
+            &workloads::spellings::block_sum_loop::KERNEL,
+            &workloads::spellings::map_for::KERNEL,
+            &workloads::spellings::map_while::KERNEL,
+            &workloads::spellings::map_loop::KERNEL,
+            &workloads::spellings::map_hand::KERNEL,
+            &workloads::spellings::stencil5_return::KERNEL,
+            &workloads::spellings::stencil5_hand::KERNEL,
+            &workloads::spellings::matmul_tiled_while::KERNEL,
+            &workloads::spellings::matmul_tiled_dim::KERNEL,
+            &workloads::spellings::histogram_for::KERNEL,
+            &workloads::spellings::histogram_hand::KERNEL,
+            &workloads::spellings::scan_for::KERNEL,
+            &workloads::spellings::scan_while::KERNEL,
+            &workloads::spellings::scan_loop::KERNEL,
+            &workloads::spellings::transpose::KERNEL,
+            &workloads::spellings::transpose_return::KERNEL,
+            &workloads::spellings::transpose_hand::KERNEL,
+            &workloads::spellings::nbody_for::KERNEL,
+            &workloads::spellings::nbody_while::KERNEL,
+            &workloads::spellings::nbody_return::KERNEL,
         ],
     );
 }

@@ -49,6 +49,8 @@ use loop_test::{loop_kernel, INNER};
 use matmul::{matmul_naive, matmul_tiled, test_matrix, TILE};
 use saxpy_example::saxpy;
 
+pub mod spellings;
+
 /// Threads per block of the 1-D kernels, and the reduction's block size.
 pub const BLOCK: usize = 256;
 
@@ -148,6 +150,8 @@ pub struct Sizes {
     pub empty_blocks: usize,
     /// Bytes counted by the histogram.
     pub histogram: usize,
+    /// Bodies of the spelling suite's n-body (`spellings`).
+    pub nbody: usize,
 }
 
 impl Sizes {
@@ -162,6 +166,7 @@ impl Sizes {
             reduction: 16 << 20,
             empty_blocks: 1000,
             histogram: 3840 * 2160 * 3,
+            nbody: 4096,
         }
     }
 
@@ -177,6 +182,7 @@ impl Sizes {
             reduction: 4 << 20,
             empty_blocks: 1000,
             histogram: 1920 * 1080 * 3,
+            nbody: 2048,
         }
     }
 
@@ -191,6 +197,7 @@ impl Sizes {
             reduction: 3 * BLOCK + 77,
             empty_blocks: 10,
             histogram: 5_000 + 11,
+            nbody: 300 + 7,
         }
     }
 

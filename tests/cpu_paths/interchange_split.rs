@@ -7,6 +7,12 @@
 //! and stay right; faults keep their coordinates. A lockstep loop that
 //! carries one local (`acc`) runs row by row with it in registers in blocks
 //! that fit the shared arrays (`last_launch_row_blocks` counts them).
+//!
+//! A strided loop (`(a..n).step_by(s)`, the histogram's grid-stride walk,
+//! spelled as a `while` or a `for`) runs in rounds: round `r` gives each
+//! thread its element `a + r * s`, so consecutive threads take consecutive
+//! elements; a zero step (a fault) or an end within `s` of the type's
+//! maximum runs each thread's own loop.
 
 use gpujit::__private::{
     last_launch_coroutine_blocks, last_launch_lockstep_blocks, last_launch_row_blocks, with_forced_coroutines,
@@ -16,6 +22,8 @@ use gpujit::{to_device, zeros, Error};
 use ndarray::Array2;
 
 use crate::common;
+use crate::histogram::{histogram_256, histogram_host, BINS};
+use common::Expect;
 
 /// examples/matmul.rs, whose tiled kernel is tested here.
 use crate::matmul;
@@ -38,6 +46,8 @@ pub fn cases() -> Vec<common::Case> {
         cpu => a_second_carried_local_is_exact,
         cpu => a_thread_that_may_return_runs_no_rows,
         cpu => a_long_row_loop_stops_at_the_time_limit,
+        cpu => the_histograms_grid_stride_walk_runs_in_rounds,
+        cpu => strided_rounds_of_every_bound_and_step_are_exact,
     ]
 }
 
@@ -590,5 +600,106 @@ fn a_long_row_loop_stops_at_the_time_limit() -> gpujit::Result<()> {
     assert_eq!(out.copy_to_host()?, vec![100.0; 32]);
     let r = gpujit::with_cpu_time_limit(std::time::Duration::from_millis(50), || spin![1, 32](1 << 50, &mut out));
     assert!(matches!(r, Err(Error::LaunchTimeout { .. })), "{r:?}");
+    Ok(())
+}
+
+fn the_histograms_grid_stride_walk_runs_in_rounds() -> gpujit::Result<()> {
+    // Blocks whose threads have one more element than others, and threads
+    // with none at the end.
+    for n in [0usize, 1, 255, 4097, 3 * 256 * 9 + 100] {
+        let pixels: Vec<u8> = (0..n).map(|i| ((i * 37 + i / 3) % 256) as u8).collect();
+        let want = histogram_host(&pixels);
+        let (fast, paths, coro) = common::on_both_paths(Expect::split().named(&format!("n = {n}")), || {
+            let d = to_device(&pixels)?;
+            let mut h = zeros::<u32>(BINS)?;
+            histogram_256![3, BINS](&d, &mut h)?;
+            h.copy_to_host()
+        });
+        assert_eq!(fast?, want, "n = {n}");
+        assert_eq!(coro?, want, "n = {n}");
+        assert_eq!(paths.lockstep_blocks, common::expected(3), "n = {n}: lockstep blocks");
+    }
+    Ok(())
+}
+
+/// Each thread counts its visits of each element in its own row: `(t..hi)`
+/// stepping by `s`, between barriers, in `u32`.
+#[gpu_kernel]
+fn visits(out: &mut [u32], hi: u32, s: usize) {
+    let t = thread_idx().x as u32;
+    let row = thread_idx().x * 64;
+    syncthreads();
+    for i in (t..hi).step_by(s) {
+        out[row + i as usize] += 1;
+    }
+    syncthreads();
+}
+
+/// [`visits`] over `(t..=hi)`.
+#[gpu_kernel]
+fn visits_inclusive(out: &mut [u32], hi: u32, s: usize) {
+    let t = thread_idx().x as u32;
+    let row = thread_idx().x * 64;
+    syncthreads();
+    for i in (t..=hi).step_by(s) {
+        out[row + i as usize] += 1;
+    }
+    syncthreads();
+}
+
+fn strided_rounds_of_every_bound_and_step_are_exact() -> gpujit::Result<()> {
+    let threads = 8usize;
+    for (hi, s, inclusive) in [
+        (0u32, 1usize, 0u32),
+        (0, 1, 1),
+        (5, 3, 0),
+        (5, 3, 1),
+        (63, 7, 1),
+        (40, 64, 0),
+        (63, 1, 0),
+    ] {
+        let mut want = vec![0u32; threads * 64];
+        for t in 0..threads as u32 {
+            let mut i = t;
+            while if inclusive == 1 { i <= hi } else { i < hi } {
+                want[t as usize * 64 + i as usize] += 1;
+                i += s as u32;
+            }
+        }
+        let what = format!("hi {hi}, step {s}, inclusive {inclusive}");
+        let (fast, paths, coro) = common::on_both_paths(Expect::split().named(&what), || {
+            let mut d = zeros::<u32>(threads * 64)?;
+            if inclusive == 1 {
+                visits_inclusive![1, threads](&mut d, hi, s)?;
+            } else {
+                visits![1, threads](&mut d, hi, s)?;
+            }
+            d.copy_to_host()
+        });
+        assert_eq!(fast?, want, "{what}");
+        assert_eq!(coro?, want, "{what}");
+        assert_eq!(paths.lockstep_blocks, common::expected(1), "{what}: lockstep blocks");
+    }
+    // An end within a step of `u32::MAX`: each thread's own loop (one
+    // element each, then `i + s` would pass the type).
+    let (fast, paths, coro) = common::on_both_paths(Expect::split(), || {
+        let mut d = zeros::<u32>(threads * 64)?;
+        visits![1, threads](&mut d, u32::MAX - 3, 1 << 33)?;
+        d.copy_to_host()
+    });
+    let mut want = vec![0u32; threads * 64];
+    for t in 0..threads {
+        want[t * 64 + t] = 1;
+    }
+    assert_eq!(fast?, want);
+    assert_eq!(coro?, want);
+    assert_eq!(paths.lockstep_blocks, 0, "near u32::MAX: lockstep");
+    // A zero step faults in every thread, as `step_by(0)` does, on both paths.
+    let (fast, _, coro) = common::on_both_paths(Expect::none(), || {
+        let mut d = zeros::<u32>(threads * 64).unwrap();
+        visits![1, threads](&mut d, 10, 0).unwrap_err().to_string()
+    });
+    assert!(fast.contains("step"), "{fast}");
+    assert_eq!(fast, coro);
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The occupancy query (`name::occupancy`, `name::suggested_block_size`) and
 //! the seed's low-occupancy warning in `loop_test`, on the CUDA driver double
-//! (132 multiprocessors, like an H100/H200) and on the CPU backend.
+//! (132 multiprocessors, like an H100/H200) and on the CPU backend; and the
+//! CPU backend's performance note for a kernel left on coroutines.
 //!
 //! As in `tests/runtime/cuda_backend.rs`, the backend is chosen once per process, so
 //! each case runs in a child process (this binary again, `GJ_OCC_CASE=<case>`)
@@ -12,6 +13,7 @@ use crate::common;
 use std::process::{Command, ExitCode};
 use std::sync::Arc;
 
+use gpujit::prelude::*;
 use gpujit::BackendKind;
 
 #[path = "../../examples/loop_test.rs"]
@@ -127,6 +129,50 @@ fn loop_test_warns_at_256_not_at_64() {
     );
 }
 
+/// A local array used on both sides of a barrier: the planner does not
+/// split it, so coroutines.
+#[gpu_kernel]
+fn local_array_across(out: &mut [u32]) {
+    let t = thread_idx().x;
+    let mut a = [0u32; 4];
+    a[t % 4] = t as u32;
+    syncthreads();
+    out[grid(1)] += a[t % 4] + 1;
+}
+
+/// A kernel with barriers the planner splits.
+#[gpu_kernel]
+fn split_rounds(out: &mut [u32]) {
+    for r in 0..4u32 {
+        out[grid(1)] += r;
+        syncthreads();
+    }
+}
+
+/// The note names the kernel once, at its first launch; a kernel that
+/// splits gets none.
+fn coroutines_are_noted_once_per_kernel() {
+    assert_eq!(gpujit::detect().kind, BackendKind::Cpu);
+    let keep = common::KeepLog::install();
+    let mut out = gpujit::zeros::<u32>(64).unwrap();
+    for _ in 0..2 {
+        split_rounds![2, 32](&mut out).unwrap();
+    }
+    assert!(keep.messages().is_empty(), "{:?}", keep.messages());
+    for _ in 0..3 {
+        local_array_across![2, 32](&mut out).unwrap();
+    }
+    let got = keep.messages().clone();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].contains("kernel `local_array_across` runs its threads as coroutines") && got[0].contains("local array"),
+        "{got:?}"
+    );
+    // 2 launches of 0+1+2+3, and 3 of `t + 1`, per element.
+    let want: Vec<u32> = (0..64).map(|g| 2 * 6 + 3 * (g % 32 + 1)).collect();
+    assert_eq!(out.copy_to_host().unwrap(), want);
+}
+
 /// The example itself, with the examples' logger (stderr); the parent reads it.
 fn loop_test_example() {
     gpujit_examples::init_logging();
@@ -187,6 +233,13 @@ fn child_cases() -> Vec<Case> {
             &[("GPUJIT_BACKEND", "cpu")],
             Stderr::Any,
             occupancy_on_the_cpu_is_an_error,
+        ),
+        case(
+            "coroutines_are_noted_once_per_kernel",
+            false,
+            &[("GPUJIT_BACKEND", "cpu")],
+            Stderr::Any,
+            coroutines_are_noted_once_per_kernel,
         ),
         case(
             "loop_test_warns_at_256_not_at_64",

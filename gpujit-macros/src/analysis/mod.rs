@@ -6,6 +6,7 @@
 mod bindings;
 pub mod effects;
 pub mod owned;
+pub mod ranges;
 mod uniform;
 
 pub use bindings::Bindings;

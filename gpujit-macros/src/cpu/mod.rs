@@ -10,17 +10,27 @@
 //! | coroutines | everything else with barriers, and every kernel under `GPUJIT_CPU_EXEC=coroutines` | the runtime's `Block::coroutines` |
 //! | merged runs | a grid row's blocks as one wide block, for spans whose threads cannot tell their block | `merge` |
 //!
+//! Before choosing, the planner puts the kernel in a canonical form
+//! (`canonical`): uniform `let`s read as their values, hand-computed
+//! `grid`/`gridsize` values as those, counted `while` loops as `for` loops
+//! (behind a test per block where the launch limits do not prove them
+//! exact), so that the choice does not depend on spelling. A kernel left
+//! on coroutines by necessity logs a performance note once (`noted`).
+//!
 //! A kernel that calls device functions decides at run time whether a
 //! callee reaches a barrier (then coroutines, see `callee_switch`). `parts`
 //! holds what split and lockstep share; `span` is a service the others call
 //! for their thread loops. The strategies never import one another
 //! otherwise.
 
+mod canonical;
 mod lockstep;
 mod merge;
 mod parts;
 mod span;
 mod split;
+
+use std::borrow::Cow;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -29,7 +39,11 @@ use crate::emit_cpu::{block_ident, ident, param_copies, thread_ident, Emitter};
 use crate::model::*;
 
 /// How the blocks of one kernel run on the CPU backend.
-pub struct BlockPlan {
+pub struct BlockPlan<'k> {
+    /// The kernel the CPU code is made from (`emit_cpu::emit`, the
+    /// parameters' views): the kernel as written, or its canonical form
+    /// where that needs no test (`canonical::proven`).
+    pub kernel: Cow<'k, Kernel>,
     /// The block function's body (after the parameter copies and shared
     /// views that `emit_cpu::emit` writes).
     pub body: TokenStream,
@@ -41,7 +55,12 @@ pub struct BlockPlan {
 }
 
 /// The block function of kernel `k` (see the module docs).
-pub fn plan(k: &Kernel) -> BlockPlan {
+pub fn plan(k: &Kernel) -> BlockPlan<'_> {
+    let kernel = match canonical::proven(k) {
+        Some(c) => Cow::Owned(c),
+        None => Cow::Borrowed(k),
+    };
+    let k = &*kernel;
     let (blk, t) = (block_ident(), thread_ident());
     let plain = Emitter::new(k);
     let coroutines = || {
@@ -50,34 +69,80 @@ pub fn plan(k: &Kernel) -> BlockPlan {
         quote! { #blk.coroutines(&|#t| { #copies #body }); }
     };
     let (body, merged) = if !k.uses_barrier {
-        let copies = param_copies(k, &[]);
-        let body = plain.block_stmts(&k.body);
-        let simple = quote! { #blk.threads(|#t| { #copies #body }); };
-        match lockstep::block_body(k) {
-            Some(lockstep) => {
-                let plain = lockstep::one_trip_each(k).unwrap_or_else(|| quote! { false });
-                let body = quote! {
+        // A `while` that is a counted loop only where a test says so runs
+        // as the `for` it is behind that test, where that lets a loop run
+        // in lockstep and needs no other views of the arrays.
+        match canonical::guarded(k) {
+            Some(c) if lockstep::block_body(&c.kernel).is_some() && same_views(k, &c.kernel) => {
+                let (fast, _) = barrier_free(&c.kernel);
+                let (written, _) = barrier_free(k);
+                let guard = c.guard();
+                (quote! { if #guard { #fast } else { #written } }, false)
+            }
+            _ => barrier_free(k),
+        }
+    } else {
+        let body = match split::split(k) {
+            Some(split) => split_or(k, split, coroutines()),
+            None => noted(
+                k,
+                "the planner cannot split it at its barriers (a `syncthreads()` or vote under a `break` or `continue` \
+                 whose condition it cannot prove the same in every thread of the block, in an `if` used as a value, \
+                 or crossed by a local array, a `for mut` variable or a local of a type only rustc knows)",
+                coroutines(),
+            ),
+        };
+        (body, false)
+    };
+    let (body, checked) = (callee_switch(k, body), checked_body(k));
+    BlockPlan {
+        kernel,
+        body,
+        checked,
+        merged,
+    }
+}
+
+/// Whether the block functions of `k` and `rewritten` take the same
+/// views of their arrays (`emit_cpu::emit`): a `for` may partition arrays
+/// that the `while` did not, and the block function makes one view of
+/// each array for both.
+fn same_views(k: &Kernel, rewritten: &Kernel) -> bool {
+    crate::analysis::owned::owned_params(k) == crate::analysis::owned::owned_params(rewritten)
+}
+
+/// The block body of a kernel without barriers, and whether its blocks may
+/// run merged: lockstep where a loop can run so, else the plain thread
+/// loop (on spans where they apply).
+fn barrier_free(k: &Kernel) -> (TokenStream, bool) {
+    let (blk, t) = (block_ident(), thread_ident());
+    let copies = param_copies(k, &[]);
+    let body = Emitter::new(k).block_stmts(&k.body);
+    let simple = quote! { #blk.threads(|#t| { #copies #body }); };
+    match lockstep::block_body(k) {
+        Some(lockstep) => {
+            let plain = lockstep::one_trip_each(k).unwrap_or_else(|| quote! { false });
+            let body = quote! {
                 if #blk.strategy_off(::gpujit::__private::Strategies::LOCKSTEP) || #plain {
                     #simple
                 } else {
                     #lockstep
                 }
-                };
-                (body, false)
-            }
-            None => (span::versioned(k, simple), merge::mergeable(k)),
+            };
+            (body, false)
         }
-    } else {
-        let body = match split::split(k) {
-            Some(split) => split_or(k, split, coroutines()),
-            None => coroutines(),
-        };
-        (body, false)
-    };
-    BlockPlan {
-        body: callee_switch(k, body),
-        checked: checked_body(k),
-        merged,
+        None => (span::versioned(k, simple), merge::mergeable(k)),
+    }
+}
+
+/// `coroutines` (a block body) with the runtime's performance note, once
+/// per kernel, that `reason` keeps `k` on the coroutine path.
+fn noted(k: &Kernel, reason: &str, coroutines: TokenStream) -> TokenStream {
+    let name = &k.name;
+    quote! {
+        static GJ_NOTED: ::std::sync::atomic::AtomicBool = ::std::sync::atomic::AtomicBool::new(false);
+        ::gpujit::__private::note_coroutines(&GJ_NOTED, #name, #reason);
+        #coroutines
     }
 }
 
@@ -150,10 +215,15 @@ fn callee_switch(k: &Kernel, plain: TokenStream) -> TokenStream {
     let copies = param_copies(k, &[]);
     let body = Emitter::new(k).block_stmts(&k.body);
     let statics = crate::link::callee_statics(k);
+    let coroutines = noted(
+        k,
+        "it calls a device function that reaches `syncthreads()`",
+        quote! { #blk.coroutines(&|#t| { #copies #body }); },
+    );
     quote! {
         static GJ_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
         if *GJ_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
-            #blk.coroutines(&|#t| { #copies #body });
+            #coroutines
         } else {
             #plain
         }

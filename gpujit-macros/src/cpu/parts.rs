@@ -130,6 +130,18 @@ pub(crate) fn wrap_part(em: &Emitter, stmts: &[&Stmt], exprs: &[&Expr], body: To
             remat.extend(quote! { #[allow(unused_variables)] #bind });
         }
     }
+    // A mutable local of the block function that the part reads but does
+    // not assign (a block-level local, `split::block_locals`): read once
+    // per thread into an immutable copy, so that LLVM keeps it in a
+    // register across the part's stores (through the closure's reference
+    // it reloads it after each one, and the loop does not vectorize).
+    for &id in &used {
+        let l = &em.k.locals[id];
+        if l.mutable && !em.spilled[id] && em.remat[id].is_none() && !assigned.contains(&id) {
+            let name = ident(&l.name);
+            remat.extend(quote! { #[allow(unused_variables)] let #name = #name; });
+        }
+    }
     let body = quote! { #remat #body };
     used.retain(|id| em.spilled[*id]);
     if used.is_empty() {

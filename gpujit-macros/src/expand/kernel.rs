@@ -144,11 +144,11 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
 
     // CPU: unpack the arguments, then run the per-thread body.
     let plan = crate::cpu::plan(k);
-    let cpu = emit_cpu::emit(k, plan.body, plan.checked);
+    let cpu = emit_cpu::emit(&plan.kernel, plan.body, plan.checked);
     let arg_names: Vec<_> = (0..k.params.len())
         .map(|i| format_ident!("gj_arg_{}", i, span = proc_macro2::Span::mixed_site()))
         .collect();
-    let owned = crate::analysis::owned::owned_params(k);
+    let owned = crate::analysis::owned::owned_params(&plan.kernel);
     let unpack = k.params.iter().zip(&arg_names).zip(owned).map(|((p, a), own)| {
         let n = ident(&p.name);
         match p.kind {

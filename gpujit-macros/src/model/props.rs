@@ -115,7 +115,13 @@ fn int_division(op: BinOp, a: &Ty, b: &Expr) -> bool {
         Ty::Opaque(_) | Ty::Callee(..) | Ty::Var(_) => true,
         Ty::Idx3 => false,
     };
-    let positive = matches!(b.kind, ExprKind::Lit(Lit::Int(v)) if v > 0);
+    // A positive literal, or a launch extent (at least 1 on every backend,
+    // `LaunchConfig::new`; `usize`, so no `MIN / -1`).
+    let positive = match b.kind {
+        ExprKind::Lit(Lit::Int(v)) => v > 0,
+        ExprKind::BuiltinAxis(Builtin::BlockDim | Builtin::GridDim, _) | ExprKind::GridSize(_) => true,
+        _ => false,
+    };
     int && matches!(op, BinOp::Div | BinOp::Rem) && !positive
 }
 
@@ -430,15 +436,17 @@ mod tests {
     }
 
     #[test]
-    fn only_a_positive_literal_divisor_cannot_fault() {
+    fn only_a_positive_literal_or_launch_extent_divisor_cannot_fault() {
         let s = stmts(
-            "fn k(n: i32, d: u32) { let a = n / 3; let b = n % -1; let c = d / 0; let e = d % 7; let f = n / (2 + 1); }",
+            "fn k(n: i32, d: u32, m: usize) { let a = n / 3; let b = n % -1; let c = d / 0; let e = d % 7; let f = n / (2 + 1); \
+             let g = m / block_dim().x; let h = m % gridsize(1); let i = m / grid_dim().y; let j = m / thread_idx().x; }",
         );
         let faults = |s: &Stmt| any_expr_in_stmt(s, |p| p.may_fault);
-        // `n / -1` overflows at `i32::MIN`; `/ 0` faults; a sum is not a literal.
+        // `n / -1` overflows at `i32::MIN`; `/ 0` faults; a sum is not a
+        // literal; launch extents are at least 1, a thread index may be 0.
         assert_eq!(
             s.iter().map(faults).collect::<Vec<_>>(),
-            [false, true, true, false, true]
+            [false, true, true, false, true, false, false, false, true]
         );
     }
 

@@ -1,5 +1,6 @@
-//! Read-only walks over the kernel model, for analyses that need every
-//! statement or expression (the CPU emitter's split at barriers). The
+//! Walks over the kernel model, for analyses that need every statement or
+//! expression (the CPU emitter's split at barriers): read-only ones, and
+//! one that rewrites expressions in place (`each_expr_mut`). The
 //! matches are exhaustive on purpose: a new statement or expression kind
 //! must say here what it contains.
 
@@ -187,4 +188,104 @@ pub fn local_arrays_used(s: &Stmt, out: &mut Vec<usize>) {
             out.push(id);
         }
     });
+}
+
+/// Calls `f` on every expression inside `b`, however deep, innermost first
+/// (a parent after its children), so that `f` may replace each one: the one
+/// rewriting walk, for planners that rewrite a copy of the kernel into an
+/// equivalent form (`cpu::canonical`).
+pub fn each_expr_mut(b: &mut Block, f: &mut dyn FnMut(&mut Expr)) {
+    crate::stack::deep(|| {
+        for s in &mut b.stmts {
+            stmt_exprs_mut(s, f);
+        }
+        if let Some(t) = &mut b.tail {
+            expr_mut(t, f);
+        }
+    })
+}
+
+fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
+    match s {
+        Stmt::Let { init, .. } => init.iter_mut().for_each(|e| expr_mut(e, f)),
+        Stmt::LetTuple { parts, .. } => parts.iter_mut().for_each(|e| expr_mut(e, f)),
+        Stmt::LocalArray { init, .. } => match init {
+            ArrayInit::Repeat(e) => expr_mut(e, f),
+            ArrayInit::List(es) => es.iter_mut().for_each(|e| expr_mut(e, f)),
+        },
+        Stmt::Assign { place, value, .. } => {
+            if let Place::Elem(_, idx) = place {
+                idx.iter_mut().for_each(|e| expr_mut(e, f));
+            }
+            expr_mut(value, f);
+        }
+        Stmt::Expr(e) | Stmt::ReturnValue(e) => expr_mut(e, f),
+        Stmt::If { cond, then, els } => {
+            expr_mut(cond, f);
+            each_expr_mut(then, f);
+            if let Some(b) = els {
+                each_expr_mut(b, f);
+            }
+        }
+        Stmt::For {
+            start, end, step, body, ..
+        } => {
+            expr_mut(start, f);
+            expr_mut(end, f);
+            if let Some(s) = step {
+                expr_mut(s, f);
+            }
+            each_expr_mut(body, f);
+        }
+        Stmt::While { cond, body } => {
+            expr_mut(cond, f);
+            each_expr_mut(body, f);
+        }
+        Stmt::Loop { body } | Stmt::Block(body) => each_expr_mut(body, f),
+        Stmt::Shared(_)
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Return
+        | Stmt::SyncThreads
+        | Stmt::Fence(_)
+        | Stmt::Line(_) => {}
+    }
+}
+
+fn expr_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    crate::stack::deep(|| {
+        match &mut e.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(a, _)
+            | ExprKind::Idx3Field(a, _)
+            | ExprKind::Vote(_, a)
+            | ExprKind::TupleField(a, _) => expr_mut(a, f),
+            ExprKind::Binary(_, a, b) => {
+                expr_mut(a, f);
+                expr_mut(b, f);
+            }
+            ExprKind::Load(_, args) | ExprKind::Math(_, args) | ExprKind::Call(_, args) | ExprKind::Tuple(args) => {
+                args.iter_mut().for_each(|x| expr_mut(x, f))
+            }
+            ExprKind::Atomic(_, _, idx, operands) => idx.iter_mut().chain(operands).for_each(|x| expr_mut(x, f)),
+            ExprKind::If(c, a, b) => {
+                expr_mut(c, f);
+                each_expr_mut(a, f);
+                each_expr_mut(b, f);
+            }
+            ExprKind::Lit(_)
+            | ExprKind::Local(_)
+            | ExprKind::ExternConst(_)
+            | ExprKind::BodyConst(_)
+            | ExprKind::Len(_)
+            | ExprKind::ArrayArg(_)
+            | ExprKind::Dim(..)
+            | ExprKind::Grid(_)
+            | ExprKind::GridSize(_)
+            | ExprKind::Builtin(_)
+            | ExprKind::BuiltinAxis(..)
+            | ExprKind::Intrinsic(_) => {}
+        }
+        f(e);
+    })
 }

@@ -84,7 +84,7 @@ pub use paths::{
     last_launch_span_loops,
 };
 pub use span::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};
-pub use strategy::{with_cpu_strategies_off, with_forced_coroutines, Strategies};
+pub use strategy::{note_coroutines, with_cpu_strategies_off, with_forced_coroutines, Strategies};
 pub use thread::Thread;
 pub use view::{GlobalMem, Mem, SharedMem, Space, View};
 

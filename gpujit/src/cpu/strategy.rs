@@ -123,6 +123,24 @@ pub(super) fn strategies_off() -> Result<Strategies> {
     Ok(env | FORCED_OFF.with(Cell::get))
 }
 
+/// The CPU backend's performance note, once per kernel (`noted` is the
+/// kernel's own flag), through `log::warn!`: its blocks run their threads
+/// as coroutines for `reason` (a context switch per thread at each barrier,
+/// 10–30× slower than the split thread loops). Machinery for the generated
+/// code; the text is for users.
+#[inline]
+pub fn note_coroutines(noted: &std::sync::atomic::AtomicBool, kernel: &str, reason: &str) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if noted.load(Relaxed) || noted.swap(true, Relaxed) {
+        return;
+    }
+    log::warn!(
+        "gpujit performance note: kernel `{kernel}` runs its threads as coroutines on the CPU backend: {reason}. \
+         Its results are right, but each barrier costs a context switch per thread; see README, \
+         \"Writing kernels that are fast on the CPU\"."
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,16 +14,36 @@ pub(super) struct Target<'k> {
     pub(super) l: &'k Stmt,
 }
 
-fn mentions(e: &Expr, var: LocalId) -> bool {
+/// Whether `e` reads one of `vars`.
+fn mentions(e: &Expr, vars: &[LocalId]) -> bool {
     let mut found = false;
-    each_expr_in_expr(e, &mut |x| found |= matches!(x.kind, ExprKind::Local(id) if id == var));
+    each_expr_in_expr(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::Local(id) if vars.contains(&id))
+    });
     found
 }
 
-/// Whether the index `idx` of a global array depends on `var` (`any`), or
-/// walks memory with a stride as `var` counts up: `var` in a leading index
-/// of a 2-D/3-D access, or multiplied in a 1-D one.
-fn walks(idx: &[Expr], var: LocalId, any: bool) -> bool {
+/// The loop variable `var` and the locals of `body` bound to values that
+/// read it (`let k = i as usize;`), however indirectly.
+fn derived(body: &Block, var: LocalId) -> Vec<LocalId> {
+    let mut vars = vec![var];
+    for s in &body.stmts {
+        each_stmt(s, &mut |s| {
+            if let Stmt::Let { local, init: Some(e) } = s {
+                if mentions(e, &vars) {
+                    vars.push(*local);
+                }
+            }
+        });
+    }
+    vars
+}
+
+/// Whether the index `idx` of a global array depends on the loop variable
+/// (`any`; `var` holds it and the locals derived from it), or walks memory
+/// with a stride as it counts up: in a leading index of a 2-D/3-D access,
+/// or multiplied in a 1-D one.
+fn walks(idx: &[Expr], var: &[LocalId], any: bool) -> bool {
     if any {
         return idx.iter().any(|e| mentions(e, var));
     }
@@ -62,6 +82,7 @@ fn candidate(k: &Kernel, s: &Stmt) -> bool {
         return false;
     }
     let strided = step.is_some();
+    let vars = derived(body, *var);
     let mut nested = false;
     let mut exits = false;
     let mut walk = false;
@@ -77,12 +98,12 @@ fn candidate(k: &Kernel, s: &Stmt) -> bool {
                 ..
             } = s
             {
-                walk |= walks(idx, *var, strided);
+                walk |= walks(idx, &vars, strided);
             }
         });
         each_expr(s, &mut |e| {
             if let ExprKind::Load(ArrayRef::Param(_), idx) = &e.kind {
-                walk |= walks(idx, *var, strided);
+                walk |= walks(idx, &vars, strided);
             }
         });
     }

@@ -9,6 +9,14 @@
 //! their own (the locals they bind that the loop or the rest read must live
 //! in per-thread arrays or be recomputed coordinates, else no interchange).
 //!
+//! A strided loop (`(a..n).step_by(s)` over an unsigned variable, the
+//! histogram's grid-stride walk between its barriers) runs in rounds
+//! instead: round `r` runs iteration `a_t + r * s` of every thread `t` whose
+//! walk has one, so consecutive threads take consecutive elements; `n` and
+//! `s` must be block-uniform and `a` computable again in each round (see
+//! `interchange_strided`). The same argument makes it valid: each thread's
+//! iterations in its order, with its own values.
+//!
 //! Taken when the bounds are block-uniform and cannot fault (see `narrow`:
 //! evaluated once per block), the loop counts up by 1 on an immutable
 //! variable, and its body holds no `break`, `continue` or `return` (each
@@ -52,7 +60,7 @@ use quote::quote;
 
 use crate::analysis::Uniform;
 use crate::emit_cpu::{block_ident, exited_ident, ident, spill_ident, thread_ident, Emitter};
-use crate::model::visit::{each_expr, each_stmt};
+use crate::model::visit::{each_expr, each_expr_in_expr, each_stmt};
 use crate::model::*;
 
 fn mixed(name: &str) -> Ident {
@@ -125,13 +133,17 @@ fn has_facts(em: &Emitter, stmts: &[&Stmt]) -> bool {
     !spilled_ids(em, stmts).is_empty() || shared_positions(em, stmts, None).0.iter().any(|ds| !ds.is_empty())
 }
 
-/// Whether `s` is a `for` loop this module interchanges.
+/// Whether `s` is a `for` loop this module interchanges: a unit-stride one
+/// with block-uniform bounds, or a strided one (`(a..n).step_by(s)`, an
+/// unsigned variable) with a uniform end and step whose start each thread
+/// can compute again in every round (its coordinates, uniform values and
+/// locals the body does not assign).
 fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt) -> bool {
     let Stmt::For {
         var,
         start,
         end,
-        step: None,
+        step,
         rev: false,
         body,
         ..
@@ -139,7 +151,39 @@ fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt) -> bool {
     else {
         return false;
     };
-    if em.k.locals[*var].mutable || body.tail.is_some() || !uniform.all_uniform(&[start, end]) {
+    if em.k.locals[*var].mutable || body.tail.is_some() {
+        return false;
+    }
+    let bounds = match step {
+        None => uniform.all_uniform(&[start, end]),
+        Some(step) => {
+            let unsigned = matches!(
+                em.k.locals[*var].ty,
+                Ty::Scalar(Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 | Scalar::Usize)
+            );
+            let mut reads = Vec::new();
+            each_expr_in_expr(start, &mut |e| {
+                if let ExprKind::Local(id) = e.kind {
+                    reads.push(id);
+                }
+            });
+            let fixed = |e: &Expr| match e.kind {
+                ExprKind::Local(id) => em.spilled[id] || em.remat[id].is_some() || uniform.uniform[id],
+                _ => false,
+            };
+            let mut assigned = false;
+            for s in &body.stmts {
+                each_stmt(s, &mut |s| {
+                    assigned |= matches!(s, Stmt::Assign { place: Place::Local(id), .. } if reads.contains(id));
+                });
+            }
+            unsigned
+                && !assigned
+                && uniform.all_uniform(&[end, step])
+                && fault_free_where(start, &|u| matches!(u, Uniformity::Block | Uniformity::Thread), &fixed)
+        }
+    };
+    if !bounds {
         return false;
     }
     let mut exits = false;
@@ -154,6 +198,98 @@ fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt) -> bool {
     !exits && !arrays
 }
 
+/// A strided loop `l` (a `for .. step_by` that `qualifies`) in lockstep
+/// rounds: round `r` runs, in every thread whose start `a` is in range,
+/// the iteration `i = a + r * step`, so that consecutive threads take
+/// consecutive elements of a grid-stride walk (the histogram's
+/// `pixels[i]`). The rounds are as many as the longest thread's trip count.
+/// A zero step or an end within `step` of the type's maximum (where `r *
+/// step` could pass it) runs each thread's own loop instead, as written.
+fn interchange_strided(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
+    let Stmt::For {
+        var,
+        start,
+        end,
+        inclusive,
+        step: Some(step),
+        body,
+        ..
+    } = l
+    else {
+        return None;
+    };
+    let (blk, t) = (block_ident(), thread_ident());
+    let Ty::Scalar(ty) = em.k.locals[*var].ty else {
+        return None;
+    };
+    let ty = ident(ty.rust_name());
+    let (hi, stp, rounds, r, a, off) = (
+        mixed("gj_ihi"),
+        mixed("gj_istep"),
+        mixed("gj_rounds"),
+        mixed("gj_r"),
+        mixed("gj_start"),
+        mixed("gj_off"),
+    );
+    let (sv, ev, stv) = (em.expr(start), em.expr(end), em.expr(step));
+    let name = ident(&em.k.locals[*var].name);
+    // Each thread's trip count, and whether round `r` is one of its own.
+    let (trips, in_range) = if *inclusive {
+        (
+            quote! { if #a <= #hi { ((#hi - #a) as usize) / #stp + 1 } else { 0 } },
+            quote! { #a <= #hi && #off <= (#hi - #a) as usize },
+        )
+    } else {
+        (
+            quote! { if #a < #hi { ((#hi - #a - 1) as usize) / #stp + 1 } else { 0 } },
+            quote! { #a < #hi && #off < (#hi - #a) as usize },
+        )
+    };
+    let stmts = [l];
+    let count = super::super::parts::wrap_part(
+        em,
+        &stmts,
+        &[],
+        quote! { let #a: #ty = #sv; #rounds = ::core::cmp::max(#rounds, #trips); },
+    );
+    let inner = em.block_stmts(body);
+    let part = super::super::parts::wrap_part(
+        em,
+        &stmts,
+        &[],
+        quote! {
+            let #a: #ty = #sv;
+            let #off = #r * #stp;
+            if #in_range {
+                let #name: #ty = #a + #off as #ty;
+                #inner
+            }
+        },
+    );
+    let (fits, fast, slow) = fitted(em, &stmts, None, &part);
+    let (_, _, count) = fitted(em, &stmts, None, &count);
+    let written = plain_part(em, &stmts);
+    let fit = mixed("gj_fit");
+    Some(quote! {
+        #[allow(unused_variables)]
+        let (#hi, #stp): (#ty, usize) = #blk.uniform_value(|#t| (#ev, #stv));
+        if #stp == 0 || (#hi as u128) + (#stp as u128) > #ty::MAX as u128 {
+            #written
+        } else {
+            let mut #rounds = 0usize;
+            #count
+            #blk.lockstep();
+            let #fit = #fits;
+            for #r in 0..#rounds {
+                if #blk.cancelled() {
+                    return;
+                }
+                if #fit { #fast } else { #slow }
+            }
+        }
+    })
+}
+
 /// The interchanged loop `l` (a `for` that `qualifies`).
 fn interchange(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
     let Stmt::For {
@@ -161,12 +297,16 @@ fn interchange(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
         start,
         end,
         inclusive,
+        step,
         body,
         ..
     } = l
     else {
         return None;
     };
+    if step.is_some() {
+        return interchange_strided(em, l);
+    }
     let (blk, t) = (block_ident(), thread_ident());
     let (lo, hi) = (mixed("gj_ilo"), mixed("gj_ihi"));
     let (sv, ev) = (em.expr(start), em.expr(end));
