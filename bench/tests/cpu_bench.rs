@@ -23,6 +23,7 @@ fn main() -> std::process::ExitCode {
             Some(Tool::CpuBackend) => every_workload_agrees_and_is_tabled_and_charted,
             Some(Tool::CpuBackend) => a_wrong_result_stops_the_measurement,
             Some(Tool::CpuBackend) => every_spelling_agrees_and_takes_its_algorithms_path,
+            Some(Tool::CpuBackend) => a_wrong_spelling_stops_the_suite,
             None => compare_reports_the_first_difference,
             None => arguments_select_sizes_rounds_and_chart,
             Some(Tool::Nvrtc) => benchmark_kernels_compile_with_nvrtc,
@@ -155,6 +156,60 @@ fn a_wrong_result_stops_the_measurement() {
     let err = cpu_bench::measure(&mut all, 1, 0.0).expect_err("a wrong result was measured");
     assert!(err.contains("wrong iota (gpujit): 1 of 20 elements differ"), "{err}");
     assert!(err.contains("first at 5: 6, expected 5"), "{err}");
+}
+
+/// A family whose second spelling is [`iota_off_by_one`], against `iota`.
+struct WrongSpelling {
+    d_out: gpujit::DeviceArray<u32>,
+}
+
+#[gpujit::gpu_kernel]
+fn iota(out: &mut [u32]) {
+    let i = grid(1);
+    if i < out.len() {
+        out[i] = i as u32;
+    }
+}
+
+impl workloads::spellings::Family for WrongSpelling {
+    fn algorithm(&self) -> String {
+        "iota".into()
+    }
+    fn spellings(&self) -> &'static [workloads::spellings::Spelling] {
+        const S: &[workloads::spellings::Spelling] = &[
+            workloads::spellings::Spelling {
+                label: "right",
+                same_path: true,
+            },
+            workloads::spellings::Spelling {
+                label: "off by one",
+                same_path: true,
+            },
+        ];
+        S
+    }
+    fn run(&mut self, k: usize) -> gpujit::Result<()> {
+        match k {
+            0 => iota![1, 32](&mut self.d_out),
+            _ => iota_off_by_one![1, 32](&mut self.d_out),
+        }
+    }
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        self.d_out.copy_to_host()
+    }
+    fn expected(&self) -> Vec<u32> {
+        (0..20).collect()
+    }
+}
+
+/// A spelling whose result differs from the host's stops the suite before
+/// anything is timed, naming it.
+fn a_wrong_spelling_stops_the_suite() {
+    let mut all: Vec<Box<dyn workloads::spellings::Family>> = vec![Box::new(WrongSpelling {
+        d_out: gpujit::zeros::<u32>(20).unwrap(),
+    })];
+    let err = cpu_bench::measure_spellings(&mut all, 1, 0.0).expect_err("a wrong spelling was measured");
+    assert!(err.contains("iota (off by one): 1 of 20 elements differ"), "{err}");
 }
 
 fn compare_reports_the_first_difference() {

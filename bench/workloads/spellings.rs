@@ -85,11 +85,31 @@ pub trait Family {
     /// # Errors
     /// A failed launch.
     fn run(&mut self, k: usize) -> gpujit::Result<()>;
+    /// Resets the output before a checked launch (where a launch adds to it).
+    ///
+    /// # Errors
+    /// A failed copy.
+    fn clear(&mut self) -> gpujit::Result<()> {
+        Ok(())
+    }
+    /// The output's bits after a launch.
+    ///
+    /// # Errors
+    /// A failed copy.
+    fn output(&self) -> gpujit::Result<Vec<u32>>;
+    /// The host's result, as bits.
+    fn expected(&self) -> Vec<u32>;
     /// Launches spelling `k` and compares its output with the host's.
     ///
     /// # Errors
     /// A failed launch or a different result, in words.
-    fn check(&mut self, k: usize) -> Result<(), String>;
+    fn check(&mut self, k: usize) -> Result<(), String> {
+        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
+        self.clear().map_err(|e| failed(&what, e))?;
+        self.run(k).map_err(|e| failed(&what, e))?;
+        let got = self.output().map_err(|e| failed(&what, e))?;
+        compare(&what, &got, &self.expected())
+    }
 }
 
 /// The algorithms of the suite, as each family's name begins.
@@ -195,11 +215,11 @@ impl Family for Reduce {
             _ => block_sum_loop![blocks, BLOCK](x, p),
         }
     }
-    fn check(&mut self, k: usize) -> Result<(), String> {
-        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
-        self.run(k).map_err(|e| failed(&what, e))?;
-        let got = self.d_partial.copy_to_host().map_err(|e| failed(&what, e))?;
-        compare(&what, &bits(&got), &bits(&self.reference))
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        Ok(bits(&self.d_partial.copy_to_host()?))
+    }
+    fn expected(&self) -> Vec<u32> {
+        bits(&self.reference)
     }
 }
 
@@ -293,14 +313,14 @@ impl Family for Map {
             _ => map_hand![STRIDE_BLOCKS, BLOCK](MAP_A, x, y, out),
         }
     }
-    fn check(&mut self, k: usize) -> Result<(), String> {
-        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
-        self.d_out
-            .copy_from_host(&vec![0.0; self.d_out.len()])
-            .map_err(|e| failed(&what, e))?;
-        self.run(k).map_err(|e| failed(&what, e))?;
-        let got = self.d_out.copy_to_host().map_err(|e| failed(&what, e))?;
-        compare(&what, &bits(&got), &bits(&self.reference))
+    fn clear(&mut self) -> gpujit::Result<()> {
+        self.d_out.copy_from_host(&vec![0.0; self.d_out.len()])
+    }
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        Ok(bits(&self.d_out.copy_to_host()?))
+    }
+    fn expected(&self) -> Vec<u32> {
+        bits(&self.reference)
     }
 }
 
@@ -390,11 +410,11 @@ impl Family for Stencil {
             _ => stencil5_hand![g, b](a, out),
         }
     }
-    fn check(&mut self, k: usize) -> Result<(), String> {
-        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
-        self.run(k).map_err(|e| failed(&what, e))?;
-        let got: Vec<f32> = self.d_out.copy_to_host().map_err(|e| failed(&what, e))?;
-        compare(&what, &bits(&got), &bits(&self.reference))
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        Ok(bits(&self.d_out.copy_to_host()?))
+    }
+    fn expected(&self) -> Vec<u32> {
+        bits(&self.reference)
     }
 }
 
@@ -509,11 +529,11 @@ impl Family for Matmul {
             _ => matmul_tiled_dim![g, (TILE, TILE)](a, b, c),
         }
     }
-    fn check(&mut self, k: usize) -> Result<(), String> {
-        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
-        self.run(k).map_err(|e| failed(&what, e))?;
-        let got: Vec<f32> = self.d_c.copy_to_host().map_err(|e| failed(&what, e))?;
-        compare(&what, &bits(&got), &bits(&self.reference))
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        Ok(bits(&self.d_c.copy_to_host()?))
+    }
+    fn expected(&self) -> Vec<u32> {
+        bits(&self.reference)
     }
 }
 
@@ -608,11 +628,11 @@ impl Family for Histogram {
             _ => histogram_hand![blocks, BINS](p, h),
         }
     }
-    fn check(&mut self, k: usize) -> Result<(), String> {
-        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
-        self.run(k).map_err(|e| failed(&what, e))?;
-        let got = self.d_hist.copy_to_host().map_err(|e| failed(&what, e))?;
-        compare(&what, &got, &self.reference)
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        self.d_hist.copy_to_host()
+    }
+    fn expected(&self) -> Vec<u32> {
+        self.reference.clone()
     }
 }
 
@@ -731,11 +751,11 @@ impl Family for Scan {
             _ => scan_loop![blocks, BLOCK](x, out),
         }
     }
-    fn check(&mut self, k: usize) -> Result<(), String> {
-        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
-        self.run(k).map_err(|e| failed(&what, e))?;
-        let got = self.d_out.copy_to_host().map_err(|e| failed(&what, e))?;
-        compare(&what, &bits(&got), &bits(&self.reference))
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        Ok(bits(&self.d_out.copy_to_host()?))
+    }
+    fn expected(&self) -> Vec<u32> {
+        bits(&self.reference)
     }
 }
 
@@ -812,11 +832,11 @@ impl Family for Transpose {
             _ => transpose_hand![g, b](a, out),
         }
     }
-    fn check(&mut self, k: usize) -> Result<(), String> {
-        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
-        self.run(k).map_err(|e| failed(&what, e))?;
-        let got: Vec<f32> = self.d_out.copy_to_host().map_err(|e| failed(&what, e))?;
-        compare(&what, &bits(&got), &bits(&self.reference))
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        Ok(bits(&self.d_out.copy_to_host()?))
+    }
+    fn expected(&self) -> Vec<u32> {
+        bits(&self.reference)
     }
 }
 
@@ -925,10 +945,10 @@ impl Family for NBody {
             _ => nbody_return![blocks, BLOCK](p, f),
         }
     }
-    fn check(&mut self, k: usize) -> Result<(), String> {
-        let what = format!("{} ({})", self.algorithm(), self.spellings()[k].label);
-        self.run(k).map_err(|e| failed(&what, e))?;
-        let got = self.d_force.copy_to_host().map_err(|e| failed(&what, e))?;
-        compare(&what, &bits(&got), &bits(&self.reference))
+    fn output(&self) -> gpujit::Result<Vec<u32>> {
+        Ok(bits(&self.d_force.copy_to_host()?))
+    }
+    fn expected(&self) -> Vec<u32> {
+        bits(&self.reference)
     }
 }

@@ -114,31 +114,21 @@ fn uniform_lets(k: &Kernel) -> Option<Kernel> {
         return None;
     }
     let mut out = k.clone();
-    crate::model::visit::each_expr_mut(&mut out.body, &mut |e| {
-        if let ExprKind::Local(id) = e.kind {
-            if let Some(v) = &values[id] {
-                *e = v.clone();
-            }
-        }
-    });
+    crate::model::visit::each_expr_mut(&mut out.body, &mut |e| replace(e, &values));
     Some(out)
 }
 
 /// `e` with each local that `values` gives a value replaced by it.
 fn substitute(e: &mut Expr, values: &[Option<Expr>]) {
-    let mut b = Block {
-        stmts: Vec::new(),
-        tail: Some(e.clone()),
-    };
-    crate::model::visit::each_expr_mut(&mut b, &mut |x| {
-        if let ExprKind::Local(id) = x.kind {
-            if let Some(v) = &values[id] {
-                *x = v.clone();
-            }
+    crate::model::visit::each_expr_mut_in_expr(e, &mut |x| replace(x, values));
+}
+
+/// `x` replaced by its value if it is a local that `values` gives one.
+fn replace(x: &mut Expr, values: &[Option<Expr>]) {
+    if let ExprKind::Local(id) = x.kind {
+        if let Some(v) = &values[id] {
+            *x = v.clone();
         }
-    });
-    if let Some(t) = b.tail {
-        *e = t;
     }
 }
 
@@ -267,7 +257,9 @@ impl Canonical {
             // Parenthesised: a block first in a statement would end there.
             quote! { ({ let #vn: #ty = #n; let #vs: #ty = #s; #vs > 0 && #vn <= #ty::MAX - #vs }) }
         });
-        let all = tests.reduce(|a, b| quote! { #a && #b }).unwrap_or_else(|| quote! { true });
+        let all = tests
+            .reduce(|a, b| quote! { #a && #b })
+            .unwrap_or_else(|| quote! { true });
         quote! { #blk.uniform_value(|#t| { #all }) }
     }
 }
@@ -322,12 +314,7 @@ impl Facts<'_> {
 
     /// The `let mut i = a;` at `stmts[j]` and the `while` after it (past
     /// line markers) as one `for`; `None` unless the pair is canonical.
-    fn canonical(
-        &self,
-        stmts: &[Stmt],
-        j: usize,
-        tail: Option<&Expr>,
-    ) -> Option<Counted> {
+    fn canonical(&self, stmts: &[Stmt], j: usize, tail: Option<&Expr>) -> Option<Counted> {
         let Stmt::Let {
             local: i,
             init: Some(a),

@@ -193,7 +193,8 @@ pub fn local_arrays_used(s: &Stmt, out: &mut Vec<usize>) {
 /// Calls `f` on every expression inside `b`, however deep, innermost first
 /// (a parent after its children), so that `f` may replace each one: the one
 /// rewriting walk, for planners that rewrite a copy of the kernel into an
-/// equivalent form (`cpu::canonical`).
+/// equivalent form (`cpu::canonical`) and for the lowering's final type
+/// resolution (`lower::resolve`).
 pub fn each_expr_mut(b: &mut Block, f: &mut dyn FnMut(&mut Expr)) {
     crate::stack::deep(|| {
         for s in &mut b.stmts {
@@ -250,6 +251,11 @@ fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
         | Stmt::Fence(_)
         | Stmt::Line(_) => {}
     }
+}
+
+/// [`each_expr_mut`] inside the one expression `e` (and `e` itself, last).
+pub fn each_expr_mut_in_expr(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    expr_mut(e, f)
 }
 
 fn expr_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
