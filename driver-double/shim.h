@@ -1,11 +1,14 @@
 // Host shim for running gpujit's emitted CUDA C with a C++20 compiler, for
 // tests only: each CUDA thread of a block is an OS thread, `__syncthreads()`
-// is a std::barrier, `__trap()` a recorded flag, `__shared__` arrays are function statics (one block runs
+// is a std::barrier, the warp intrinsics a meeting of a warp's lanes (`gj_warp`), `__trap()` a recorded flag, `__shared__` arrays are function statics (one block runs
 // at a time), `__constant__` arrays plain globals, and the intrinsics the emitter uses are written out with the
 // semantics the PTX ISA documents for them.
 #pragma once
 #include <atomic>
 #include <barrier>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -36,16 +39,120 @@ inline dim3 blockDim;
 inline dim3 gridDim;
 // CUDA's built-in `warpSize` (`warp_size()`, `lane_id()`).
 constexpr int warpSize = 32;
-// A block's barrier, and three rotating slots for the votes of
+// The lanes of one warp at the warp intrinsics (`__shfl_sync` & co.): each
+// lane posts its call and waits until the call completes, which it does once
+// every lane named in the mask that has not exited has posted a call with the
+// same mask (`activemask`: once every lane that has not exited waits
+// somewhere, at a warp intrinsic or a barrier). The missing lanes of a
+// partial warp count as exited. A call that never completes (a kernel that
+// breaks CUDA's rules) traps after 20 s.
+struct gj_warp {
+    std::mutex m;
+    std::condition_variable cv;
+    unsigned existing = 0, exited = 0, posted = 0, barred = 0, ready = 0;
+    int op[32];
+    unsigned mask[32], arg[32];
+    unsigned long long val[32], res[32];
+};
+enum { GJ_SHFL, GJ_SHFL_UP, GJ_SHFL_DOWN, GJ_SHFL_XOR, GJ_BALLOT, GJ_ALL, GJ_ANY, GJ_UNI, GJ_MATCH_ANY, GJ_ACTIVEMASK, GJ_SYNCWARP };
+// The lane lane `l` reads in shuffle `op` with lane argument `b` (PTX
+// `shfl.sync` for a width of 32: the low 5 bits of `b` count), or `l` itself
+// out of range.
+inline unsigned gj_shfl_source(int op, unsigned l, unsigned b) {
+    b %= 32u;
+    switch (op) {
+        case GJ_SHFL: return b;
+        case GJ_SHFL_UP: return b <= l ? l - b : l;
+        case GJ_SHFL_DOWN: return l + b < 32u ? l + b : l;
+        default: return l ^ b;
+    }
+}
+// Completes every call of `w` whose lanes are all there (with `w.m` held).
+inline void gj_warp_complete(gj_warp& w) {
+    const unsigned live = w.existing & ~w.exited;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(w.posted & (1u << l))) continue;
+        unsigned group = 0;
+        if (w.op[l] == GJ_ACTIVEMASK) {
+            if (((w.posted | w.barred) & live) != live) continue;
+            // The lanes at the same call (its line in the C) together.
+            for (unsigned k = 0; k < 32; k++)
+                if ((w.posted & (1u << k)) && w.op[k] == GJ_ACTIVEMASK && w.arg[k] == w.arg[l]) group |= 1u << k;
+        } else {
+            group = w.mask[l] & live;
+            if ((w.posted & group) != group) continue;
+        }
+        unsigned yes = 0;
+        for (unsigned k = 0; k < 32; k++)
+            if ((group & (1u << k)) && w.val[k] != 0) yes |= 1u << k;
+        for (unsigned k = 0; k < 32; k++) {
+            if (!(group & (1u << k))) continue;
+            unsigned long long r = 0;
+            switch (w.op[l]) {
+                case GJ_SHFL: case GJ_SHFL_UP: case GJ_SHFL_DOWN: case GJ_SHFL_XOR: {
+                    const unsigned j = gj_shfl_source(w.op[l], k, w.arg[k]);
+                    r = (group & (1u << j)) ? w.val[j] : w.val[k];
+                    break;
+                }
+                case GJ_BALLOT: r = yes; break;
+                case GJ_ALL: r = yes == group; break;
+                case GJ_ANY: r = yes != 0; break;
+                case GJ_UNI: r = yes == group || yes == 0; break;
+                case GJ_MATCH_ANY:
+                    for (unsigned i = 0; i < 32; i++)
+                        if ((group & (1u << i)) && w.val[i] == w.val[k]) r |= 1ull << i;
+                    break;
+                case GJ_ACTIVEMASK: r = group; break;
+                default: break;
+            }
+            w.res[k] = r;
+        }
+        w.posted &= ~group;
+        w.ready |= group;
+        w.cv.notify_all();
+    }
+}
+// A block's barrier, its warps, and three rotating slots for the votes of
 // `__syncthreads_count/and/or` (see `gj_vote`).
 struct gj_block_sync {
     std::barrier<> bar;
     struct {
         std::atomic<int> yes{0}, voters{0};
     } votes[3];
-    explicit gj_block_sync(unsigned n) : bar(n) {}
-    void arrive_and_wait() { bar.arrive_and_wait(); }
-    void arrive_and_drop() { bar.arrive_and_drop(); }
+    std::unique_ptr<gj_warp[]> warps;
+    explicit gj_block_sync(unsigned n) : bar(n), warps(new gj_warp[(n + 31) / 32]) {
+        for (unsigned w = 0; w < (n + 31) / 32; w++)
+            warps[w].existing = n - 32 * w >= 32 ? ~0u : (1u << (n - 32 * w)) - 1u;
+    }
+    gj_warp& warp() { return warps[gj_lin() / 32]; }
+    static unsigned gj_lin() { return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x; }
+    // A lane waiting at the barrier counts for `activemask` as waiting.
+    void arrive_and_wait() {
+        mark(true);
+        bar.arrive_and_wait();
+        mark(false);
+    }
+    void mark(bool at_barrier) {
+        gj_warp& w = warp();
+        std::lock_guard<std::mutex> lk(w.m);
+        const unsigned bit = 1u << (gj_lin() % 32);
+        if (at_barrier) {
+            w.barred |= bit;
+            gj_warp_complete(w);
+        } else {
+            w.barred &= ~bit;
+        }
+    }
+    // The thread finished (or trapped): its warp stops waiting for it.
+    void arrive_and_drop() {
+        {
+            gj_warp& w = warp();
+            std::lock_guard<std::mutex> lk(w.m);
+            w.exited |= 1u << (gj_lin() % 32);
+            gj_warp_complete(w);
+        }
+        bar.arrive_and_drop();
+    }
 };
 inline thread_local gj_block_sync* gj_block_barrier;
 // How many votes this thread has cast in its block (every thread of a block
@@ -83,6 +190,68 @@ inline int __syncthreads_or(int p) {
     gj_vote(p, &yes, &voters);
     return yes > 0;
 }
+
+[[noreturn]] inline void __trap();
+// One lane's warp intrinsic: posts it and waits for its result's bits.
+inline unsigned long long gj_warp_call(int op, unsigned mask, unsigned long long v, unsigned arg) {
+    gj_warp& w = gj_block_barrier->warp();
+    const unsigned l = gj_block_sync::gj_lin() % 32, bit = 1u << l;
+    std::unique_lock<std::mutex> lk(w.m);
+    w.op[l] = op;
+    w.mask[l] = mask;
+    w.val[l] = v;
+    w.arg[l] = arg;
+    w.posted |= bit;
+    gj_warp_complete(w);
+    if (!w.cv.wait_for(lk, std::chrono::seconds(20), [&] { return (w.ready & bit) != 0; })) {
+        w.posted &= ~bit;
+        lk.unlock();
+        __trap();
+    }
+    w.ready &= ~bit;
+    return w.res[l];
+}
+template <class T>
+inline unsigned long long gj_warp_bits(T v) {
+    unsigned long long b = 0;
+    std::memcpy(&b, &v, sizeof v);
+    return b;
+}
+template <class T>
+inline T gj_warp_value(unsigned long long b) {
+    T v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+}
+template <class T>
+inline T __shfl_sync(unsigned mask, T v, int src, int = 32) {
+    return gj_warp_value<T>(gj_warp_call(GJ_SHFL, mask, gj_warp_bits(v), (unsigned)src));
+}
+template <class T>
+inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int = 32) {
+    return gj_warp_value<T>(gj_warp_call(GJ_SHFL_UP, mask, gj_warp_bits(v), delta));
+}
+template <class T>
+inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int = 32) {
+    return gj_warp_value<T>(gj_warp_call(GJ_SHFL_DOWN, mask, gj_warp_bits(v), delta));
+}
+template <class T>
+inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int = 32) {
+    return gj_warp_value<T>(gj_warp_call(GJ_SHFL_XOR, mask, gj_warp_bits(v), (unsigned)lane_mask));
+}
+inline unsigned __ballot_sync(unsigned mask, int p) { return (unsigned)gj_warp_call(GJ_BALLOT, mask, p != 0, 0); }
+inline int __all_sync(unsigned mask, int p) { return (int)gj_warp_call(GJ_ALL, mask, p != 0, 0); }
+inline int __any_sync(unsigned mask, int p) { return (int)gj_warp_call(GJ_ANY, mask, p != 0, 0); }
+inline int __uni_sync(unsigned mask, int p) { return (int)gj_warp_call(GJ_UNI, mask, p != 0, 0); }
+template <class T>
+inline unsigned __match_any_sync(unsigned mask, T v) {
+    return (unsigned)gj_warp_call(GJ_MATCH_ANY, mask, gj_warp_bits(v), 0);
+}
+// A call's line tells two `__activemask()` calls apart (as the CPU backend
+// tells its call sites apart): lanes in two branches are two groups.
+inline unsigned gj_activemask(unsigned line) { return (unsigned)gj_warp_call(GJ_ACTIVEMASK, 0, 0, line); }
+#define __activemask() gj_activemask(__LINE__)
+inline void __syncwarp(unsigned mask = 0xffffffffu) { gj_warp_call(GJ_SYNCWARP, mask, 0, 0); }
 
 // `__trap()` aborts the launch on a GPU (a device fault). Here it records the
 // trap and ends the calling thread; the launcher starts no further block.

@@ -5,6 +5,8 @@
 //!   (`gpujit::nvrtc::compile_cubin`) and launched through cudarc directly;
 //! - measures grayscale on the photo tiled to 16384×16384 as bandwidth,
 //!   against a device-to-device copy of the same traffic;
+//! - times the warp-shuffle sum of `examples/reduce.rs` against the same
+//!   kernel in CUDA C and as bandwidth against a device-to-device copy;
 //! - times an empty kernel's launch against a raw cudarc launch;
 //! - times a first launch (NVRTC), a first launch from the disk cache (each
 //!   in a fresh process) and a steady-state launch;
@@ -44,6 +46,9 @@ mod lucas_example;
 #[path = "matmul.rs"]
 #[allow(dead_code)]
 mod matmul;
+#[path = "reduce.rs"]
+#[allow(dead_code)]
+mod reduce_example;
 #[path = "saxpy.rs"]
 #[allow(dead_code)]
 mod saxpy_example;
@@ -52,6 +57,7 @@ use grayscale::rgb_to_grayscale;
 use loop_test::loop_kernel;
 use lucas_example::lucas;
 use matmul::{matmul_naive, matmul_tiled};
+use reduce_example::block_sums;
 use saxpy_example::saxpy;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -119,6 +125,21 @@ const RAW: &str = r#"
 #define ADDD(a, b) ((a) + (b))
 #endif
 extern "C" __global__ void raw_empty() {}
+extern "C" __global__ void raw_block_sums(const float* __restrict__ x, unsigned long long n, float* __restrict__ partial, unsigned long long partial_len) {
+    __shared__ float warp_sums[32];
+    float v = 0.0f;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) v = ADDF(v, x[i]);
+    for (unsigned o = 16; o > 0; o /= 2) v = ADDF(v, __shfl_down_sync(0xffffffffu, v, o));
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) warp_sums[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        float s = lane < blockDim.x / 32 ? warp_sums[lane] : 0.0f;
+        for (unsigned o = 16; o > 0; o /= 2) s = ADDF(s, __shfl_down_sync(0xffffffffu, s, o));
+        if (lane == 0) partial[blockIdx.x] = s;
+    }
+}
 extern "C" __global__ void raw_saxpy(float a, const float* __restrict__ x, unsigned long long x_len, float* __restrict__ y, unsigned long long y_len) {
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < y_len; i += stride) {
@@ -312,9 +333,10 @@ fn run() -> Res<()> {
         }
     )?;
 
-    let steps: [Step; 7] = [
+    let steps: [Step; 8] = [
         ("kernels vs hand-written CUDA C", kernels_vs_raw),
         ("grayscale bandwidth", grayscale_bandwidth),
+        ("warp-shuffle sum", shuffle_sum),
         ("launch overhead", launch_overhead),
         ("first launch", first_launches),
         ("more than 2^31 threads", big_grid),
@@ -669,6 +691,67 @@ fn grayscale_bandwidth(c: &mut Check) -> Res<()> {
             c.size_note(format!("{side}×{side}"))
         ),
         &result,
+        "≥ 85%",
+        verdict,
+    );
+    Ok(())
+}
+
+/// The two-stage warp-shuffle sum of `examples/reduce.rs` (blocks of 256,
+/// 256 blocks, then one): against the same kernel in CUDA C, and as
+/// bandwidth against a device-to-device copy of the input's bytes.
+fn shuffle_sum(c: &mut Check) -> Res<()> {
+    let n = c.sizes.saxpy_n;
+    let x: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32 / 1000.0).collect();
+    let s = gpujit::stream()?;
+    let d_x = gpujit::to_device(&x)?;
+    let (blocks, threads) = (256usize, 256usize);
+    let mut partial = gpujit::zeros::<f32>(blocks)?;
+    let mut total = gpujit::zeros::<f32>(1)?;
+    let ours = c.time_gpujit(&s, || {
+        block_sums![blocks, threads, &s](&d_x, &mut partial)?;
+        block_sums![1, threads, &s](&partial, &mut total)
+    })?;
+    let st = c.raw_stream.clone();
+    let f = c.raw("raw_block_sums")?;
+    let r_x = st.clone_htod(&x)?;
+    let mut r_partial = st.alloc_zeros::<f32>(blocks)?;
+    let mut r_total = st.alloc_zeros::<f32>(1)?;
+    let (nn, bb, one) = (n as u64, blocks as u64, 1u64);
+    let raw = c.time_raw(|| {
+        let mut l = st.launch_builder(&f);
+        l.arg(&r_x).arg(&nn).arg(&mut r_partial).arg(&bb);
+        // SAFETY: the arguments follow raw_block_sums's parameter list: `n`
+        // floats in, one float per block out.
+        unsafe { l.launch(cfg1(blocks, threads)) }?;
+        let mut l = st.launch_builder(&f);
+        l.arg(&r_partial).arg(&bb).arg(&mut r_total).arg(&one);
+        // SAFETY: the same kernel over the `blocks` partial sums, one block.
+        unsafe { l.launch(cfg1(1, threads)) }?;
+        Ok(())
+    })?;
+    let same = total.copy_to_host()? == st.clone_dtoh(&r_total)?;
+    c.ratio_row("warp-shuffle sum", format!("n = {n}"), ours, raw, same)?;
+    let bytes = n * 4;
+    let src = st.alloc_zeros::<u8>(bytes / 2)?;
+    let mut dst = st.alloc_zeros::<u8>(bytes / 2)?;
+    let t_copy = c.time_raw(|| Ok(st.memcpy_dtod(&src, &mut dst)?))?;
+    let gb = |ms: f64| bytes as f64 / (ms * 1e6);
+    let ratio = gb(ours) / gb(t_copy);
+    writeln!(
+        c.details,
+        "warp-shuffle sum of {n} floats: {ours:.4} ms = {:.1} GB/s; device-to-device copy of the same bytes: {t_copy:.4} ms = {:.1} GB/s; ratio {:.1}%",
+        gb(ours),
+        gb(t_copy),
+        100.0 * ratio
+    )?;
+    let verdict = c.timed(ratio >= 0.85);
+    c.row(
+        &format!(
+            "warp-shuffle sum bandwidth vs D2D copy ({})",
+            c.size_note(format!("n = {n}"))
+        ),
+        &format!("{:.0}% ({:.0} of {:.0} GB/s)", 100.0 * ratio, gb(ours), gb(t_copy)),
         "≥ 85%",
         verdict,
     );

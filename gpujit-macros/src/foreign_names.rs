@@ -73,10 +73,9 @@ pub struct Plan {
 }
 
 pub const WARP: Plan = Plan {
-    feature: "warp intrinsics",
+    feature: "`match_all_sync`",
     issue: Some(21),
-    instead:
-        "exchange values through shared memory with `syncthreads()`; `syncthreads_count/and/or(p)` are block-wide votes",
+    instead: "`let m = match_any_sync(mask, v);`: every lane of `mask` holds the same `v` where `m == mask`",
 };
 pub const GRID_SYNC: Plan = Plan {
     feature: "cooperative groups, grid-wide sync",
@@ -200,19 +199,27 @@ pub static NAMES: &[Name] = &[
         status: Status::Has("warp_size()"),
         ..BASE
     },
-    warp("shfl_sync", &["__shfl_sync", "__shfl"], &["shfl_sync"], "a warp shuffle", "mask, value, src_lane", "$1"),
-    warp("shfl_up_sync", &["__shfl_up_sync", "__shfl_up"], &["shfl_up_sync"], "a warp shuffle", "mask, value, delta", "$1"),
-    warp("shfl_down_sync", &["__shfl_down_sync", "__shfl_down"], &["shfl_down_sync"], "a warp shuffle", "mask, value, delta", "$1"),
-    warp("shfl_xor_sync", &["__shfl_xor_sync", "__shfl_xor"], &["shfl_xor_sync"], "a warp shuffle", "mask, value, lane_mask", "$1"),
-    warp("ballot_sync", &["__ballot_sync", "__ballot"], &["ballot_sync"], "a warp vote", "mask, predicate", "0u32"),
-    warp("all_sync", &["__all_sync", "__all"], &["all_sync"], "a warp vote", "mask, predicate", "false"),
-    warp("any_sync", &["__any_sync", "__any"], &["any_sync"], "a warp vote", "mask, predicate", "false"),
-    warp("eq_sync", &["__uni_sync"], &["eq_sync"], "a warp vote", "mask, predicate", "false"),
-    warp("activemask", &["__activemask"], &["activemask"], "the mask of a warp's active lanes", "", "0u32"),
-    warp("lanemask_lt", &[], &["lanemask_lt"], "the mask of the lanes below this one", "", "0u32"),
-    warp("match_any_sync", &["__match_any_sync"], &["match_any_sync"], "a warp match", "mask, value", "0u32"),
+    has(&["__shfl_sync"], &["shfl_sync"], "a warp shuffle", "shfl_sync($0, $1, $2)"),
+    has(&["__shfl_up_sync"], &["shfl_up_sync"], "a warp shuffle", "shfl_up_sync($0, $1, $2)"),
+    has(&["__shfl_down_sync"], &["shfl_down_sync"], "a warp shuffle", "shfl_down_sync($0, $1, $2)"),
+    has(&["__shfl_xor_sync"], &["shfl_xor_sync"], "a warp shuffle", "shfl_xor_sync($0, $1, $2)"),
+    // CUDA's deprecated forms without a mask (the whole warp).
+    has(&["__shfl"], &[], "a warp shuffle", "shfl_sync(0xffff_ffff, $0, $1)"),
+    has(&["__shfl_up"], &[], "a warp shuffle", "shfl_up_sync(0xffff_ffff, $0, $1)"),
+    has(&["__shfl_down"], &[], "a warp shuffle", "shfl_down_sync(0xffff_ffff, $0, $1)"),
+    has(&["__shfl_xor"], &[], "a warp shuffle", "shfl_xor_sync(0xffff_ffff, $0, $1)"),
+    has(&["__ballot_sync"], &["ballot_sync"], "a warp vote", "ballot_sync($0, $1)"),
+    has(&["__all_sync"], &["all_sync"], "a warp vote", "all_sync($0, $1)"),
+    has(&["__any_sync"], &["any_sync"], "a warp vote", "any_sync($0, $1)"),
+    has(&["__uni_sync"], &["eq_sync"], "a warp vote", "eq_sync($0, $1)"),
+    has(&["__ballot"], &[], "a warp vote", "ballot_sync(0xffff_ffff, $0)"),
+    has(&["__all"], &[], "a warp vote", "all_sync(0xffff_ffff, $0)"),
+    has(&["__any"], &[], "a warp vote", "any_sync(0xffff_ffff, $0)"),
+    has(&["__activemask"], &["activemask"], "the mask of a warp's active lanes", "activemask()"),
+    has(&[], &["lanemask_lt"], "the mask of the lanes below this one", "lanemask_lt()"),
+    has(&["__match_any_sync"], &["match_any_sync"], "a warp match", "match_any_sync($0, $1)"),
     warp("match_all_sync", &["__match_all_sync"], &["match_all_sync"], "a warp match", "mask, value", "(0u32, false)"),
-    warp("syncwarp", &["__syncwarp"], &["syncwarp"], "a warp barrier", "mask", "()"),
+    has(&["__syncwarp"], &["syncwarp"], "a warp barrier", "syncwarp($0)"),
     // Grid-wide sync.
     Name {
         name: "this_grid", cuda: &["cg::this_grid", "cooperative_groups::this_grid", "this_grid"], numba: &["cg.this_grid"],

@@ -282,6 +282,15 @@ fn path_of(e: &SExpr) -> Option<String> {
 /// reserve (`shfl_down_sync`, `print`, `__popc`), if `name` is one.
 pub fn reserved_device_name(ident: &syn::Ident) -> Option<syn::Error> {
     let name = crate::names::key(ident);
+    if let Some(f) = crate::model::WarpFn::from_name(&name) {
+        return Some(syn::Error::new(
+            ident.span(),
+            format!(
+                "a device function cannot be named `{name}`: in a kernel, `{}` is gpujit's warp intrinsic\n  = help: rename the function, e.g. `my_{name}`",
+                f.usage()
+            ),
+        ));
+    }
     let rec = table::by_bare(&name).or_else(|| table::by_cuda(&name, false))?;
     let what = match &rec.status {
         Status::Planned { plan, .. } => format!("which gpujit plans ({})", plan.feature),

@@ -212,6 +212,10 @@ pub type ArrayViewMut2<'a, T> = typecheck::ArrayViewMut<'a, T, 2>;
 pub type ArrayViewMut3<'a, T> = typecheck::ArrayViewMut<'a, T, 3>;
 
 pub use typecheck::{
+    activemask, all_sync, any_sync, ballot_sync, eq_sync, lanemask_lt, match_any_sync, shfl_down_sync, shfl_sync,
+    shfl_up_sync, shfl_xor_sync, syncwarp,
+};
+pub use typecheck::{
     atomic_add, atomic_and, atomic_cas, atomic_dec, atomic_exch, atomic_inc, atomic_max, atomic_min, atomic_nanmax,
     atomic_nanmin, atomic_or, atomic_sub, atomic_xor, threadfence, threadfence_block, threadfence_system,
 };
@@ -553,6 +557,368 @@ pub mod typecheck {
     /// # }
     /// ```
     pub fn warp_size() -> usize {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__shfl_sync(mask, value, src_lane)` (Numba's `cuda.shfl_sync`): the
+    /// `value` of lane `src_lane % 32` of this warp (PTX takes the low 5
+    /// bits of every lane argument: `delta`, `lane_mask` too). `value` is any
+    /// [`WarpValue`](crate::WarpValue) (`i32`, `u32`, `f32`, `i64`, `u64`,
+    /// `usize`, `f64`). Every lane named in `mask` (a bit per lane) that has
+    /// not exited must make the same call with the same mask, and the source
+    /// lane must take part: on a GPU anything else is undefined, and on the
+    /// CPU backend a `KernelFault` naming the warp and lanes. See the
+    /// reference's "Warps".
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// Every lane gets lane 3's value.
+    /// #[gpu_kernel]
+    /// fn broadcast(x: &[f32], out: &mut [f32]) {
+    ///     let i = grid(1);
+    ///     out[i] = shfl_sync(0xffff_ffff, x[i], 3);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    /// let mut out = gpujit::zeros::<f32>(64)?;
+    /// broadcast![1, 64](&gpujit::to_device(&x)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[31], out[32], out[63]), (3.0, 3.0, 35.0, 35.0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn shfl_sync<T: crate::WarpValue>(mask: u32, value: T, src_lane: u32) -> T {
+        let _ = (mask, src_lane);
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__shfl_up_sync(mask, value, delta)` (Numba's `cuda.shfl_up_sync`):
+    /// the `value` of lane `lane_id() - delta`; lanes below `delta` get their
+    /// own. The rules of [`shfl_sync`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// An inclusive prefix sum over each warp (Hillis-Steele).
+    /// #[gpu_kernel]
+    /// fn warp_scan(x: &[u32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     let mut v = x[i];
+    ///     let mut d = 1;
+    ///     while d < 32 {
+    ///         let up = shfl_up_sync(0xffff_ffff, v, d);
+    ///         if lane_id() as u32 >= d {
+    ///             v += up;
+    ///         }
+    ///         d *= 2;
+    ///     }
+    ///     out[i] = v;
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(64)?;
+    /// warp_scan![1, 64](&gpujit::to_device(&[1u32; 64])?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[31], out[32], out[63]), (1, 32, 1, 32));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn shfl_up_sync<T: crate::WarpValue>(mask: u32, value: T, delta: u32) -> T {
+        let _ = (mask, delta);
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__shfl_down_sync(mask, value, delta)` (Numba's
+    /// `cuda.shfl_down_sync`): the `value` of lane `lane_id() + delta`; lanes
+    /// past 31 - `delta` get their own. The rules of [`shfl_sync`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// Each warp's sum, in its lane 0.
+    /// #[gpu_kernel]
+    /// fn warp_sums(x: &[f32], out: &mut [f32]) {
+    ///     let i = grid(1);
+    ///     let mut v = x[i];
+    ///     let mut offset = 16;
+    ///     while offset > 0 {
+    ///         v += shfl_down_sync(0xffff_ffff, v, offset);
+    ///         offset /= 2;
+    ///     }
+    ///     if lane_id() == 0 {
+    ///         out[i / 32] = v;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    /// let mut out = gpujit::zeros::<f32>(2)?;
+    /// warp_sums![1, 64](&gpujit::to_device(&x)?, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [496.0, 1520.0]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn shfl_down_sync<T: crate::WarpValue>(mask: u32, value: T, delta: u32) -> T {
+        let _ = (mask, delta);
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__shfl_xor_sync(mask, value, lane_mask)` (Numba's
+    /// `cuda.shfl_xor_sync`): the `value` of lane `lane_id() ^ (lane_mask %
+    /// 32)` (a butterfly). The rules of [`shfl_sync`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// Each warp's maximum, in every lane.
+    /// #[gpu_kernel]
+    /// fn warp_max(x: &[i64], out: &mut [i64]) {
+    ///     let i = grid(1);
+    ///     let mut v = x[i];
+    ///     let mut m = 16;
+    ///     while m > 0 {
+    ///         v = v.max(shfl_xor_sync(0xffff_ffff, v, m));
+    ///         m /= 2;
+    ///     }
+    ///     out[i] = v;
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<i64> = (0..32).map(|i| (i * 7) % 32).collect();
+    /// let mut out = gpujit::zeros::<i64>(32)?;
+    /// warp_max![1, 32](&gpujit::to_device(&x)?, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [31; 32]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn shfl_xor_sync<T: crate::WarpValue>(mask: u32, value: T, lane_mask: u32) -> T {
+        let _ = (mask, lane_mask);
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__ballot_sync(mask, pred)` (Numba's `cuda.ballot_sync`): bit `l` is
+    /// set where lane `l` of `mask` passed a true `pred`. Every lane named in
+    /// `mask` that has not exited must make the same call with the same mask
+    /// (see [`shfl_sync`]).
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn odd_lanes(x: &[i32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     out[i] = ballot_sync(0xffff_ffff, x[i] % 2 != 0);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<i32> = (0..32).collect();
+    /// let mut out = gpujit::zeros::<u32>(32)?;
+    /// odd_lanes![1, 32](&gpujit::to_device(&x)?, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?[0], 0xaaaa_aaaa);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn ballot_sync(mask: u32, pred: bool) -> u32 {
+        let _ = (mask, pred);
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__all_sync(mask, pred)` (Numba's `cuda.all_sync`): whether `pred` is
+    /// true in every lane of `mask` (the rules of [`ballot_sync`] apply).
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn warp_all_positive(x: &[f32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     out[i] = all_sync(0xffff_ffff, x[i] > 0.0) as u32;
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut x = vec![1.0f32; 64];
+    /// x[40] = -1.0;
+    /// let mut out = gpujit::zeros::<u32>(64)?;
+    /// warp_all_positive![1, 64](&gpujit::to_device(&x)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[63]), (1, 0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn all_sync(mask: u32, pred: bool) -> bool {
+        let _ = (mask, pred);
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__any_sync(mask, pred)` (Numba's `cuda.any_sync`): whether `pred` is
+    /// true in some lane of `mask` (the rules of [`ballot_sync`] apply).
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn warp_any_zero(x: &[i32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     out[i] = any_sync(0xffff_ffff, x[i] == 0) as u32;
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<i32> = (0..64).collect();
+    /// let mut out = gpujit::zeros::<u32>(64)?;
+    /// warp_any_zero![1, 64](&gpujit::to_device(&x)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[5], out[40]), (1, 0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn any_sync(mask: u32, pred: bool) -> bool {
+        let _ = (mask, pred);
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__uni_sync(mask, pred)` (Numba's `cuda.eq_sync`): whether `pred` is
+    /// the same in every lane of `mask` (the rules of [`ballot_sync`] apply).
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn uniform_sign(x: &[f32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     out[i] = eq_sync(0xffff_ffff, x[i] < 0.0) as u32;
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<f32> = (0..64).map(|i| if i < 32 { -1.0 } else { i as f32 - 40.0 }).collect();
+    /// let mut out = gpujit::zeros::<u32>(64)?;
+    /// uniform_sign![1, 64](&gpujit::to_device(&x)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[32]), (1, 0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn eq_sync(mask: u32, pred: bool) -> bool {
+        let _ = (mask, pred);
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__match_any_sync(mask, value)` (Numba's `cuda.match_any_sync`): the
+    /// lanes of `mask` whose `value` has the same bits as this lane's (a
+    /// [`WarpValue`](crate::WarpValue); so `-0.0` and `0.0` differ, and a NaN
+    /// matches the same NaN). The rules of [`ballot_sync`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn same_key(keys: &[u32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     out[i] = match_any_sync(0xffff_ffff, keys[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let keys: Vec<u32> = (0..32).map(|i| i % 3).collect();
+    /// let mut out = gpujit::zeros::<u32>(32)?;
+    /// same_key![1, 32](&gpujit::to_device(&keys)?, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?[0], 0x4924_9249);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn match_any_sync<T: crate::WarpValue>(mask: u32, value: T) -> u32 {
+        let _ = mask;
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__activemask()` (Numba's `cuda.activemask`): the lanes of this warp
+    /// that make this call together. On a GPU that depends on how the warp's
+    /// branches were scheduled; on the CPU backend it is every lane of the
+    /// warp that reaches this call before the warp can go no further without
+    /// it (see the reference's "Warps").
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn active(out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     if i < out.len() {
+    ///         out[i] = activemask();
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(40)?;
+    /// active![1, 64](&mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[39]), (0xffff_ffff, 0xff));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn activemask() -> u32 {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The lanes below this one, `(1 << lane_id()) - 1` (Numba's
+    /// `cuda.lanemask_lt`, PTX's `%lanemask_lt`). Not a synchronisation.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// /// Stream compaction within a warp: each kept value's slot is the
+    /// /// number of kept lanes below it.
+    /// #[gpu_kernel]
+    /// fn compact(x: &[i32], out: &mut [i32]) {
+    ///     let i = grid(1);
+    ///     let keep = x[i] > 0;
+    ///     let kept = ballot_sync(0xffff_ffff, keep);
+    ///     if keep {
+    ///         out[(kept & lanemask_lt()).count_ones() as usize] = x[i];
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<i32> = (0..32).map(|i| if i % 4 == 1 { i } else { -1 }).collect();
+    /// let mut out = gpujit::zeros::<i32>(8)?;
+    /// compact![1, 32](&gpujit::to_device(&x)?, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [1, 5, 9, 13, 17, 21, 25, 29]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn lanemask_lt() -> u32 {
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// `__syncwarp(mask)` (Numba's `cuda.syncwarp`): waits until every lane
+    /// named in `mask` that has not exited reaches this call (the rules of
+    /// [`ballot_sync`] apply), and orders their memory accesses: what a lane
+    /// wrote before it, the others read after it.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn synced(out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     syncwarp(0xffff_ffff);
+    ///     out[i] = lane_id() as u32;
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(32)?;
+    /// synced![1, 32](&mut out)?;
+    /// assert_eq!(out.copy_to_host()?[31], 31);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn syncwarp(mask: u32) {
+        let _ = mask;
         unreachable!("{}", ONLY_IN_KERNELS)
     }
     /// A `__shared__` array of type `A` (`[T; N]`, `[[T; N]; M]` or

@@ -104,7 +104,7 @@ mod typecheck_methods;
 pub use array::{device_array, to_device, zeros, DeviceArray, HostData, Shape};
 pub use backend::GpuInfo;
 pub use copies::to_device_on;
-pub use cpu::{with_checks, with_cpu_time_limit, Checks, Idx3};
+pub use cpu::{with_checks, with_cpu_time_limit, Checks, Idx3, WarpValue};
 pub use cuda::ENV_LOW_OCCUPANCY_WARNINGS;
 pub use detect::{detect, BackendKind, Detection};
 pub use error::{Error, Result};

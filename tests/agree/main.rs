@@ -114,6 +114,7 @@ fn main() -> std::process::ExitCode {
             cxx => side_effects_run_left_to_right_in_c,
             cxx => assignments_evaluate_the_value_before_the_index_in_c,
             cxx => lanes_agree,
+            cxx => warp_intrinsics_agree,
         ]
         .into_iter()
         .chain(common::group("cuda_kernels", cuda_kernels::cases()))

@@ -1,6 +1,8 @@
 //! `lane_id()` and `warp_size()` in the emitted C (the shim's `warpSize`)
 //! against the CPU backend, for 1-, 2- and 3-D blocks with full and partial
-//! warps.
+//! warps; the warp intrinsics in the emitted C (the shim's meeting of a
+//! warp's lanes, `driver-double/shim.h`) against the CPU backend's
+//! coroutine scheduler, on full and partial warps with masks of every shape.
 
 use super::*;
 
@@ -43,5 +45,77 @@ pub(crate) fn lanes_agree() {
             EXACT,
         ));
     }
+    check(cases);
+}
+
+pub(crate) fn warp_intrinsics_agree() {
+    let mut cases: Vec<Case> = Vec::new();
+    for (blocks, block) in [(2usize, 32usize), (3, 48), (2, 100)] {
+        let n = blocks * block;
+        let warps = blocks * block.div_ceil(32);
+        for shape in 0..4u32 {
+            let mask: Vec<u32> = (0..warps as u32)
+                .map(|w| match shape {
+                    0 => u32::MAX,
+                    1 => 0x5555_5555 << (w % 2),
+                    2 => 1 << (w * 5 % 32),
+                    _ => 0xdead_beef ^ w.wrapping_mul(0x9e37_79b9),
+                })
+                .collect();
+            let args = valid_shuffle_args(n, block, &mask, 3 + shape as u64);
+            let x32: Vec<f32> = (0..n).map(|i| i as f32 * 1.25 - 3.0).collect();
+            let x64: Vec<i64> = (0..n as i64).map(|i| i * -977 + (1 << 35)).collect();
+            let xu: Vec<usize> = (0..n).map(|i| i * 31 + 7).collect();
+            let p: Vec<u32> = (0..n as u32).map(|i| (i * 5 + i / 3) % 4).collect();
+            let launch = (lin(blocks as u32), lin(block as u32));
+            let arg = a(&[4, n], &args);
+            cases.push((
+                &shuffles_f32::KERNEL,
+                launch.0,
+                launch.1,
+                vec![v(&x32), arg.clone(), v(&mask), z::<f32>(&[4, n])],
+                EXACT,
+            ));
+            cases.push((
+                &shuffles_i64::KERNEL,
+                launch.0,
+                launch.1,
+                vec![v(&x64), arg.clone(), v(&mask), z::<i64>(&[4, n])],
+                EXACT,
+            ));
+            cases.push((
+                &shuffles_usize::KERNEL,
+                launch.0,
+                launch.1,
+                vec![v(&xu), arg, v(&mask), z::<usize>(&[4, n])],
+                EXACT,
+            ));
+            cases.push((
+                &warp_votes::KERNEL,
+                launch.0,
+                launch.1,
+                vec![v(&p), v(&mask), z::<u32>(&[7, n])],
+                EXACT,
+            ));
+        }
+    }
+    let x: Vec<f32> = (0..1019).map(|i| ((i * 37) % 11) as f32 - 5.0).collect();
+    cases.push((
+        &block_sum_shfl::KERNEL,
+        lin(4),
+        lin(256),
+        vec![v(&x), z::<f32>(&[4])],
+        EXACT,
+    ));
+    let x: Vec<i64> = (0..96).map(|i| i * i - 1000).collect();
+    cases.push((
+        &warp_sums_in_callee::KERNEL,
+        ONE,
+        lin(96),
+        vec![v(&x), z::<i64>(&[96])],
+        EXACT,
+    ));
+    let x: Vec<f64> = (0..64).map(|i| [0.0, -0.0, f64::NAN, 1.5][i % 4]).collect();
+    cases.push((&match_f64::KERNEL, ONE, lin(64), vec![v(&x), z::<u32>(&[64])], EXACT));
     check(cases);
 }

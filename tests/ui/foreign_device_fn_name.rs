@@ -1,5 +1,5 @@
-// A device function may not take a name kernels read as a planned intrinsic:
-// a kernel cannot tell it from the intrinsic.
+// A device function may not take a name kernels read as an intrinsic (here
+// a warp shuffle): a kernel cannot tell it from the intrinsic.
 use gpujit::prelude::*;
 
 #[gpu_device]

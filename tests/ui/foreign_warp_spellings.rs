@@ -1,5 +1,5 @@
-// Warp intrinsics in CUDA C's and Numba's spelling, one error each at its span:
-// gpujit's spelling (`lane_id()`, `warp_size()`), or its plan (issue #21).
+// Warp intrinsics in CUDA C's and Numba's spelling, one error each at its span
+// that names gpujit's spelling (`lane_id()`, `shfl_down_sync(..)`, ...).
 use gpujit::prelude::*;
 
 #[gpu_kernel]

@@ -105,6 +105,12 @@ fn uniform_lets(k: &Kernel) -> Option<Kernel> {
         }
         let mut v = v.clone();
         substitute(&mut v, &values);
+        // A chain of `let`s can double a value's size at each step
+        // (`let b = a + a;`): past the cap the local stays a local, which
+        // costs a planner fact, never a wrong one.
+        if nodes(&v) > MAX_VALUE_NODES {
+            continue;
+        }
         if uniform.is_uniform(&v, &[]) {
             values[id] = Some(v);
             any = true;
@@ -116,6 +122,16 @@ fn uniform_lets(k: &Kernel) -> Option<Kernel> {
     let mut out = k.clone();
     crate::model::visit::each_expr_mut(&mut out.body, &mut |e| replace(e, &values));
     Some(out)
+}
+
+/// The most expression nodes a substituted `let` value may have.
+const MAX_VALUE_NODES: usize = 64;
+
+/// How many expression nodes `e` has.
+fn nodes(e: &Expr) -> usize {
+    let mut n = 0;
+    crate::model::visit::each_expr_in_expr(e, &mut |_| n += 1);
+    n
 }
 
 /// `e` with each local that `values` gives a value replaced by it.
@@ -496,6 +512,7 @@ fn each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
         | ExprKind::Intrinsic(_)
         | ExprKind::If(..)
         | ExprKind::Vote(..)
+        | ExprKind::Warp(..)
         | ExprKind::Atomic(..)
         | ExprKind::Call(..)
         | ExprKind::ArrayArg(_)
@@ -598,5 +615,30 @@ mod tests {
         assert_eq!(fors(&guarded.kernel), 2);
         assert_eq!(guarded.guards.len(), 1);
         assert_eq!(guarded.guards[0].0, Scalar::U32);
+    }
+
+    /// A chain of `let`s that doubles a value's size at each step is
+    /// substituted while the value is small, and stops at the cap (it would
+    /// be 2^40 nodes at the end).
+    #[test]
+    fn substituted_values_stay_small() {
+        let mut src = String::from("fn k(y: &mut [usize]) { let a0 = y.len();");
+        for i in 1..=40 {
+            src.push_str(&format!(" let a{i} = a{} + a{};", i - 1, i - 1));
+        }
+        src.push_str(" y[grid(1)] = a40; }");
+        let k = kernel(&src);
+        let valued = uniform_lets(&k).expect("the first lets are values");
+        let mut largest = 0;
+        crate::model::visit::each_stmt_in_block(&valued.body, &mut |s| {
+            if let Stmt::Let { init: Some(v), .. } = s {
+                largest = largest.max(nodes(v));
+            }
+        });
+        assert!(largest <= 2 * MAX_VALUE_NODES + 1, "{largest} nodes");
+        assert!(
+            largest > MAX_VALUE_NODES / 2,
+            "{largest} nodes: nothing was substituted"
+        );
     }
 }

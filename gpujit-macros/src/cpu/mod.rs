@@ -7,7 +7,7 @@
 //! | block spans | the plain loop's accesses checked once per block | `span` |
 //! | lockstep | one loop of a barrier-free kernel run across the threads round by round | `lockstep` |
 //! | split | a kernel with barriers, as thread loops between them | `split` |
-//! | coroutines | everything else with barriers, and every kernel under `GPUJIT_CPU_EXEC=coroutines` | the runtime's `Block::coroutines` |
+//! | coroutines | everything else with barriers, every kernel with warp intrinsics (`shfl_sync` & co.), and every kernel under `GPUJIT_CPU_EXEC=coroutines` | the runtime's `Block::coroutines` |
 //! | merged runs | a grid row's blocks as one wide block, for spans whose threads cannot tell their block | `merge` |
 //!
 //! Before choosing, the planner puts the kernel in a canonical form
@@ -68,7 +68,10 @@ pub fn plan(k: &Kernel) -> BlockPlan<'_> {
         let body = plain.block_stmts(&k.body);
         quote! { #blk.coroutines(&|#t| { #copies #body }); }
     };
-    let (body, merged) = if !k.uses_barrier {
+    let (body, merged) = if has_warp_sync(&k.body) {
+        let reason = "it calls warp intrinsics (`shfl_sync` & co.), which run on the coroutine path only";
+        (noted(k, reason, coroutines()), false)
+    } else if !k.uses_barrier {
         // A `while` that is a counted loop only where a test says so runs
         // as the `for` it is behind that test, where that lets a loop run
         // in lockstep and needs no other views of the arrays.
@@ -182,7 +185,9 @@ fn checked_body(k: &Kernel) -> TokenStream {
     let checked = Emitter::new(k).checked().block_stmts(&k.body);
     let coroutines = quote! { #blk.coroutines(&|#t| { #copies #checked }); };
     let threads = quote! { #blk.threads(|#t| { #copies #checked }); };
-    if k.uses_barrier {
+    if has_warp_sync(&k.body) {
+        coroutines
+    } else if k.uses_barrier {
         match split::split_checked(k) {
             Some(split) => split_or(k, split, coroutines),
             None => coroutines,
@@ -217,7 +222,7 @@ fn callee_switch(k: &Kernel, plain: TokenStream) -> TokenStream {
     let statics = crate::link::callee_statics(k);
     let coroutines = noted(
         k,
-        "it calls a device function that reaches `syncthreads()`",
+        "it calls a device function that reaches `syncthreads()` or a warp intrinsic",
         quote! { #blk.coroutines(&|#t| { #copies #body }); },
     );
     quote! {

@@ -137,6 +137,14 @@ impl Emitter<'_> {
                 let m = ident(v.rust_name());
                 quote! { #t.#m(#site, #p) }
             }
+            // The coroutine path, where every kernel with a warp intrinsic
+            // runs (`cpu::plan`): the lanes' scheduler exchanges the values.
+            ExprKind::Warp(f, args) => {
+                let args = args.iter().map(|a| self.expr(a));
+                let site = self.next_site();
+                let m = ident(f.spec().name);
+                quote! { #t.#m(#site, #(#args),*) }
+            }
             ExprKind::Dim(p, d) if self.spans.is_some() => {
                 let e = self.spans.as_ref().map(|s| s.extent(*p, Some(*d)));
                 quote! { #e }

@@ -219,6 +219,27 @@ impl Emitter<'_> {
                     Vote::And | Vote::Or => format!("({}({p}) != 0)", v.c_name()),
                 }
             }
+            ExprKind::Warp(f, args) => {
+                let spec = f.spec();
+                let vals: Vec<String> = spec
+                    .args
+                    .iter()
+                    .zip(args)
+                    .map(|((kind, _), a)| {
+                        let v = self.expr(a);
+                        match (kind, scalar_of(a.ty)) {
+                            // The exact overload: a literal's C type may be narrower.
+                            (WarpArg::Value, Some(t)) => format!("({})({v})", t.c_name()),
+                            _ => v,
+                        }
+                    })
+                    .collect();
+                let call = format!("{}({})", spec.cuda, vals.join(", "));
+                match spec.result {
+                    WarpResult::Bool => format!("({call} != 0)"),
+                    WarpResult::Value | WarpResult::U32 | WarpResult::Unit => call,
+                }
+            }
             ExprKind::Len(p) => {
                 let p = &self.k.params[*p];
                 match p.dims.as_slice() {

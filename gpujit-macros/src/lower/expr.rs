@@ -159,7 +159,7 @@ impl Lower {
                     span,
                 },
             },
-            SExpr::Call(call) => self.call(call),
+            SExpr::Call(call) => self.call(e, call),
             SExpr::MethodCall(mc) => self.method_call(mc),
             SExpr::Field(f) => self.field(f),
             SExpr::If(i) => self.if_expr(i),

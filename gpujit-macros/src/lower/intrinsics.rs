@@ -63,7 +63,8 @@ impl Lower {
         }
     }
 
-    pub(super) fn call(&mut self, call: &syn::ExprCall) -> Expr {
+    /// A call `call` (the expression `node`).
+    pub(super) fn call(&mut self, node: &SExpr, call: &syn::ExprCall) -> Expr {
         let span = call.span();
         if self.is_poisoned(&call.func)
             || call_name(call).is_some_and(|n| matches!(self.lookup(&n), Some(Binding::Poisoned)))
@@ -96,6 +97,17 @@ impl Lower {
                 ty: Ty::Scalar(v.spec().ty),
                 span,
             };
+        }
+        if let Some(f) = WarpFn::from_name(&name) {
+            if f == WarpFn::SyncWarp {
+                self.stand_ins.push(node, quote::quote_spanned!(span=> ()));
+                return self.error_expr(with_help(
+                    span,
+                    "`syncwarp(mask)` is a statement, not a value",
+                    "call it on its own: `syncwarp(mask);`",
+                ));
+            }
+            return self.warp_call(node, call, f);
         }
         if let Some(b) = builtin {
             if !call.args.is_empty() {

@@ -32,6 +32,7 @@ pub(crate) mod math;
 mod resolve;
 mod signature;
 mod stmt;
+mod warp;
 
 pub use device::lower_device;
 use diag::{err, heap_or, label_error, macro_error, with_help, with_help_spanned};
@@ -162,6 +163,7 @@ impl Lower {
         }
         resolve_kernel(&lw.infer, &mut kernel);
         arrays::check_local_elems(&kernel)?;
+        warp::check_warp_values(&kernel)?;
         Ok(kernel)
     }
 

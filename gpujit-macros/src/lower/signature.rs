@@ -97,6 +97,10 @@ impl Lower {
     fn param_type(&mut self, ty: &Type) -> Option<ParamKind> {
         const HELP: &str = "kernel parameters are scalars (i8 i16 i32 i64 u8 u16 u32 u64 usize f32 f64 bool), `&[T]`, `&mut [T]`, `ArrayView1/2/3<T>` or `ArrayViewMut1/2/3<T>`";
         match ty {
+            // A `macro_rules!` type fragment (`x: $t`), or `(f32)`.
+            Type::Group(syn::TypeGroup { elem, .. }) | Type::Paren(syn::TypeParen { elem, .. }) => {
+                self.param_type(elem)
+            }
             Type::Path(tp) if tp.qself.is_none() => {
                 let last = tp.path.segments.last()?;
                 let name = last.ident.to_string();

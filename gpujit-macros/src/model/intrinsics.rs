@@ -64,6 +64,16 @@ pub static INTRINSICS: &[IntrinsicRecord] = &[
         numba: "cuda.warpsize",
     },
     IntrinsicRecord {
+        call: "lanemask_lt()",
+        cuda: "%lanemask_lt",
+        numba: "cuda.lanemask_lt",
+    },
+    IntrinsicRecord {
+        call: "shfl_sync(mask, v, lane) and the other warp intrinsics",
+        cuda: "__shfl_sync",
+        numba: "cuda.shfl_sync",
+    },
+    IntrinsicRecord {
         call: "shared_array::<[T; N]>()",
         cuda: "__shared__ T a[N]",
         numba: "cuda.shared.array",
@@ -120,10 +130,17 @@ pub enum ValueIntrinsic {
     LaneId,
     /// `warp_size()`: 32 (Numba's `cuda.warpsize`, CUDA C's `warpSize`).
     WarpSize,
+    /// `lanemask_lt()`: the bits of the lanes below this one (Numba's
+    /// `cuda.lanemask_lt`, PTX's `%lanemask_lt`).
+    LaneMaskLt,
 }
 
 impl ValueIntrinsic {
-    pub const ALL: [ValueIntrinsic; 2] = [ValueIntrinsic::LaneId, ValueIntrinsic::WarpSize];
+    pub const ALL: [ValueIntrinsic; 3] = [
+        ValueIntrinsic::LaneId,
+        ValueIntrinsic::WarpSize,
+        ValueIntrinsic::LaneMaskLt,
+    ];
 
     pub fn spec(self) -> ValueSpec {
         match self {
@@ -145,6 +162,16 @@ impl ValueIntrinsic {
                 sees_block: false,
                 cuda: "((unsigned long long)warpSize)",
                 cpu_method: "warp_size",
+            },
+            ValueIntrinsic::LaneMaskLt => ValueSpec {
+                name: "lanemask_lt",
+                ty: Scalar::U32,
+                uniformity: Uniformity::Thread,
+                sees_block: true,
+                cuda:
+                    "((unsigned int)((1ull << (((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) \
+                       % warpSize)) - 1ull))",
+                cpu_method: "lanemask_lt",
             },
         }
     }
@@ -194,7 +221,7 @@ mod tests {
                 s.name
             );
             assert!(
-                STUBS.contains(&format!("pub fn {}() -> usize", s.name)),
+                STUBS.contains(&format!("pub fn {}() -> {}", s.name, s.ty.rust_name())),
                 "gpujit::kernel lacks the stub of `{}`",
                 s.name
             );

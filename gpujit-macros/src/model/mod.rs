@@ -8,6 +8,7 @@ mod props;
 mod tree;
 mod types;
 pub mod visit;
+mod warp;
 
 pub use decls::*;
 pub use intrinsics::*;
@@ -15,3 +16,4 @@ pub use ops::*;
 pub use props::*;
 pub use tree::*;
 pub use types::*;
+pub use warp::*;

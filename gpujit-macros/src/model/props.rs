@@ -22,6 +22,10 @@ pub enum SyncScope {
     None,
     /// Every thread of the block (`syncthreads()`, the block votes).
     Block,
+    /// The lanes of the thread's warp named in a mask (the warp
+    /// intrinsics): the CPU backend runs such a kernel on the coroutine
+    /// path, whose scheduler exchanges the lanes' values.
+    Warp,
     /// Whatever the called device function does: known only when the whole
     /// program is linked, so the CPU backend decides at run time (a
     /// reachable barrier runs the kernel on the coroutine path).
@@ -185,6 +189,17 @@ pub fn expr_props(e: &Expr) -> ExprProps {
             sees_block: true,
             uniformity: Uniformity::Unknown,
         },
+        // A lane's result depends on the other lanes; a misuse (a lane of
+        // the mask that never comes, a source lane that does not take part)
+        // is a fault on the CPU backend.
+        ExprKind::Warp(..) => ExprProps {
+            sync: SyncScope::Warp,
+            effects: true,
+            reads_memory: false,
+            may_fault: true,
+            sees_block: true,
+            uniformity: Uniformity::Unknown,
+        },
         ExprKind::Atomic(..) => ExprProps {
             sync: SyncScope::None,
             effects: true,
@@ -293,6 +308,18 @@ pub fn any_stmt(s: &Stmt, p: impl Fn(&StmtProps) -> bool) -> bool {
 /// backend switches at run time (`SyncScope::Callee`).
 pub fn has_block_barrier(s: &Stmt) -> bool {
     any_stmt(s, |p| p.sync == SyncScope::Block) || any_expr_in_stmt(s, |p| p.sync == SyncScope::Block)
+}
+
+/// Whether `b` calls a warp intrinsic (`SyncScope::Warp`), however deep.
+/// Such a kernel runs on the CPU backend's coroutine path, whose scheduler
+/// runs a warp's lanes to each intrinsic and exchanges their values.
+pub fn has_warp_sync(b: &Block) -> bool {
+    b.stmts
+        .iter()
+        .any(|s| any_expr_in_stmt(s, |p| p.sync == SyncScope::Warp))
+        || b.tail
+            .as_ref()
+            .is_some_and(|t| any_in_expr(t, |p| p.sync == SyncScope::Warp))
 }
 
 /// Whether `s` holds a `break`, `continue` or `return`, however deep.

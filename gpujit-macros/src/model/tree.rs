@@ -51,6 +51,9 @@ pub enum ExprKind {
     /// `syncthreads_count(p)` & co.: a barrier that also counts the
     /// threads whose predicate holds.
     Vote(Vote, Box<Expr>),
+    /// `shfl_down_sync(mask, v, delta)` & co.: a warp intrinsic and its
+    /// arguments, in the order of `WarpFn::spec().args`.
+    Warp(WarpFn, Vec<Expr>),
     /// `atomic_add(&mut a[i, ..], v)` & co.: the function, the element
     /// (array and indices, as in `Load`) and the operands; the old value.
     Atomic(AtomicFn, ArrayRef, Vec<Expr>, Vec<Expr>),

@@ -70,9 +70,11 @@ pub fn expr_children<'a>(e: &'a Expr, f: &mut dyn FnMut(Child<'a>)) {
             f(Child::Expr(a));
             f(Child::Expr(b));
         }
-        ExprKind::Load(_, args) | ExprKind::Math(_, args) | ExprKind::Call(_, args) | ExprKind::Tuple(args) => {
-            args.iter().for_each(|x| f(Child::Expr(x)))
-        }
+        ExprKind::Load(_, args)
+        | ExprKind::Math(_, args)
+        | ExprKind::Call(_, args)
+        | ExprKind::Tuple(args)
+        | ExprKind::Warp(_, args) => args.iter().for_each(|x| f(Child::Expr(x))),
         ExprKind::TupleField(a, _) => f(Child::Expr(a)),
         ExprKind::Atomic(_, _, idx, operands) => idx.iter().chain(operands).for_each(|x| f(Child::Expr(x))),
         ExprKind::If(c, a, b) => {
@@ -136,7 +138,8 @@ pub fn each_expr<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Expr)) {
     })
 }
 
-fn each_expr_in_block<'a>(b: &'a Block, f: &mut dyn FnMut(&'a Expr)) {
+/// Calls `f` on every expression inside `b`, however deep.
+pub fn each_expr_in_block<'a>(b: &'a Block, f: &mut dyn FnMut(&'a Expr)) {
     b.stmts.iter().for_each(|s| each_expr(s, f));
     if let Some(t) = &b.tail {
         each_expr_in_expr(t, f);
@@ -270,9 +273,11 @@ fn expr_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
                 expr_mut(a, f);
                 expr_mut(b, f);
             }
-            ExprKind::Load(_, args) | ExprKind::Math(_, args) | ExprKind::Call(_, args) | ExprKind::Tuple(args) => {
-                args.iter_mut().for_each(|x| expr_mut(x, f))
-            }
+            ExprKind::Load(_, args)
+            | ExprKind::Math(_, args)
+            | ExprKind::Call(_, args)
+            | ExprKind::Tuple(args)
+            | ExprKind::Warp(_, args) => args.iter_mut().for_each(|x| expr_mut(x, f)),
             ExprKind::Atomic(_, _, idx, operands) => idx.iter_mut().chain(operands).for_each(|x| expr_mut(x, f)),
             ExprKind::If(c, a, b) => {
                 expr_mut(c, f);

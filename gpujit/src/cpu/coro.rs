@@ -15,6 +15,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use crate::cpu::block::Block;
 use crate::cpu::ctx::panic_message;
 use crate::cpu::thread::Thread;
+use crate::cpu::warp::{self, Suspend, Wait};
 use crate::error::{Error, Result};
 
 /// Default stack size of a coroutine thread (kernels with barriers), in bytes.
@@ -134,7 +135,7 @@ impl<'a> Block<'a> {
             // each coroutine completed, or early, which force-unwinds the
             // suspended ones) before this function returns.
             let coro = unsafe {
-                Coro::with_stack_unchecked(stack, move |y: &Yielder<u64, u32>, _: u64| {
+                Coro::with_stack_unchecked(stack, move |y: &Yielder<u64, Suspend>, _: u64| {
                     let t = Thread {
                         block: self,
                         tid,
@@ -156,77 +157,129 @@ impl<'a> Block<'a> {
             };
             coros.push(Some(coro));
         }
-        let mut live = n;
-        // What the threads resume with: the last barrier's count of threads
-        // and of true votes.
-        let mut votes: u64 = 0;
+        self.schedule(&mut coros, &floors);
+    }
+
+    /// Runs the block's coroutines to the end: every thread that can go on
+    /// runs until it suspends or finishes; then the warp intrinsics whose
+    /// lanes are all there complete (`warp.rs`), or, where none does, the
+    /// barrier every live thread waits at is passed. Anything else is a
+    /// divergent barrier or warp: recorded as a fault naming two threads
+    /// that disagreed, and the block ends.
+    fn schedule(&self, coros: &mut [Option<Coro>], floors: &[usize]) {
+        let mut wait = vec![Wait::Ready(0); coros.len()];
+        let mut live = coros.len();
         while live > 0 {
-            // This round: the first barrier site reached, and the first
-            // thread that finished instead.
-            let mut waiting: Option<(usize, u32)> = None;
-            let mut finished: Option<usize> = None;
-            let (mut arrived, mut yes) = (0u64, 0u64);
             for (lin, slot) in coros.iter_mut().enumerate() {
-                let Some(coro) = slot else { continue };
+                let (Wait::Ready(input), Some(coro)) = (wait[lin], slot.as_mut()) else {
+                    continue;
+                };
                 let on_stack = OnCoroutineStack::enter(floors[lin]);
-                let resumed = coro.resume(votes);
+                let resumed = coro.resume(input);
                 drop(on_stack);
-                match resumed {
+                wait[lin] = match resumed {
                     CoroutineResult::Return(()) => {
                         if let Some(done) = slot.take() {
                             StackPool::give_back(done.into_stack());
                         }
                         live -= 1;
-                        finished.get_or_insert(lin);
+                        Wait::Done
                     }
-                    CoroutineResult::Yield(at) => match waiting {
-                        None => {
-                            waiting = Some((lin, at >> 1));
-                            arrived += 1;
-                            yes += u64::from(at & 1);
-                        }
-                        Some((first, s)) if s != at >> 1 => {
-                            if !self.cancelled() {
-                                self.divergent(
-                                    lin,
-                                    format_args!(
-                                        "divergent barrier: thread {:?} waits at syncthreads() number {} of the kernel but thread {:?} of the same block at number {}; on a GPU this hangs or corrupts",
-                                        self.tid_of(first), s + 1, self.tid_of(lin), (at >> 1) + 1
-                                    ),
-                                );
-                            }
-                            return;
-                        }
-                        Some(_) => {
-                            arrived += 1;
-                            yes += u64::from(at & 1);
-                        }
-                    },
+                    CoroutineResult::Yield(Suspend::Barrier { site, vote }) => Wait::Barrier { site, vote },
+                    CoroutineResult::Yield(Suspend::Warp(a)) => Wait::Warp(a),
+                };
+            }
+            if live == 0 {
+                return;
+            }
+            match warp::complete(&mut wait) {
+                Ok(done) if done.any => {
+                    if done.syncwarp {
+                        // Checked mode: accesses on either side of a
+                        // `syncwarp` are ordered (coarsely: for every warp).
+                        self.pass_barrier();
+                    }
+                    continue;
+                }
+                Ok(_) => {}
+                Err((lin, message)) => {
+                    if !self.cancelled() {
+                        self.divergent(lin, format_args!("{message}"));
+                    }
+                    return;
                 }
             }
-            if let (Some((w, _)), Some(f)) = (waiting, finished) {
+            if let Some((lin, message)) = warp::stuck(&wait) {
                 if !self.cancelled() {
-                    self.divergent(
-                        f,
-                        format_args!(
-                            "divergent barrier: thread {:?} finished without reaching a syncthreads() that thread {:?} of the same block reached (it returned, or skipped the branch or loop around that barrier); on a GPU this hangs or corrupts",
-                            self.tid_of(f),
-                            self.tid_of(w)
-                        ),
-                    );
+                    self.divergent(lin, format_args!("{message}"));
                 }
                 return;
             }
-            votes = (arrived << 32) | yes;
-            self.pass_barrier();
+            if !self.barrier_passes(&mut wait) {
+                return;
+            }
         }
+    }
+
+    /// Passes the barrier every live thread waits at (each resumes with
+    /// `waiting << 32 | yes`: how many threads waited and how many voted
+    /// true), or records the divergent barrier and returns false.
+    fn barrier_passes(&self, wait: &mut [Wait]) -> bool {
+        let first = wait.iter().enumerate().find_map(|(lin, w)| match w {
+            Wait::Barrier { site, .. } => Some((lin, *site)),
+            _ => None,
+        });
+        let finished = wait.iter().position(|w| matches!(w, Wait::Done));
+        let Some((first, s)) = first else { return true };
+        let other = wait.iter().enumerate().find_map(|(lin, w)| match w {
+            Wait::Barrier { site, .. } if *site != s => Some((lin, *site)),
+            _ => None,
+        });
+        if let Some((lin, at)) = other {
+            if !self.cancelled() {
+                self.divergent(
+                    lin,
+                    format_args!(
+                        "divergent barrier: thread {:?} waits at syncthreads() number {} of the kernel but thread {:?} of the same block at number {}; on a GPU this hangs or corrupts",
+                        self.tid_of(first), s + 1, self.tid_of(lin), at + 1
+                    ),
+                );
+            }
+            return false;
+        }
+        if let Some(f) = finished {
+            if !self.cancelled() {
+                self.divergent(
+                    f,
+                    format_args!(
+                        "divergent barrier: thread {:?} finished without reaching a syncthreads() that thread {:?} of the same block reached (it returned, or skipped the branch or loop around that barrier); on a GPU this hangs or corrupts",
+                        self.tid_of(f),
+                        self.tid_of(first)
+                    ),
+                );
+            }
+            return false;
+        }
+        let (mut arrived, mut yes) = (0u64, 0u64);
+        for w in wait.iter() {
+            if let Wait::Barrier { vote, .. } = w {
+                arrived += 1;
+                yes += u64::from(*vote);
+            }
+        }
+        for w in wait.iter_mut() {
+            if matches!(w, Wait::Barrier { .. }) {
+                *w = Wait::Ready((arrived << 32) | yes);
+            }
+        }
+        self.pass_barrier();
+        true
     }
 }
 
-/// A thread as a coroutine. It yields `site << 1 | vote` at each barrier
-/// (`syncthreads()` votes false) and is resumed with `waiting << 32 | yes`:
-/// how many threads waited at that barrier and how many of them voted true.
-type Coro = Coroutine<u64, u32, (), DefaultStack>;
+/// A thread as a coroutine: it suspends with a [`Suspend`] and is resumed
+/// with what that says.
+type Coro = Coroutine<u64, Suspend, (), DefaultStack>;
 
 /// Runs `f` below a padding of `(i % 8) * 512` bytes on the current stack.
 ///

@@ -9,6 +9,7 @@ use corosensei::Yielder;
 use crate::cpu::block::Block;
 use crate::cpu::check::{Access, Finding, Kind, Place, Report, Who};
 use crate::cpu::ops::{Faults, IntDiv};
+use crate::cpu::warp::{Arrival, Suspend, WarpOp, WarpValue};
 use crate::cpu::{Idx3, KernelArith, KernelShift};
 
 /// The context of one kernel thread on the CPU backend: its coordinates, the
@@ -28,7 +29,7 @@ pub struct Thread<'a> {
     pub(super) cancel: &'a std::sync::atomic::AtomicBool,
     /// Only on the coroutine path: suspends at a barrier (see `coro.rs` for
     /// what goes in and out).
-    pub(super) yielder: Option<&'a Yielder<u64, u32>>,
+    pub(super) yielder: Option<&'a Yielder<u64, Suspend>>,
 }
 
 impl fmt::Debug for Thread<'_> {
@@ -183,7 +184,7 @@ impl<'a> Thread<'a> {
     fn barrier(&self, site: u32, pred: bool) -> (u32, u32) {
         match self.yielder {
             Some(y) => {
-                let r = y.suspend((site << 1) | u32::from(pred));
+                let r = y.suspend(Suspend::Barrier { site, vote: pred });
                 ((r >> 32) as u32, r as u32)
             }
             None => {
@@ -213,6 +214,113 @@ impl<'a> Thread<'a> {
     #[inline]
     pub fn syncthreads_or(&self, site: u32, pred: bool) -> bool {
         self.barrier(site, pred).1 > 0
+    }
+
+    /// Suspends at warp intrinsic `op` (call number `site + 1` of the
+    /// kernel) until the lanes of its mask are there; its result's bits
+    /// (see `warp.rs`). Records a fault (a gpujit bug) off the coroutine
+    /// path, where the macro never puts a warp intrinsic, and gives `value`.
+    fn warp(&self, site: u32, op: WarpOp, mask: u32, value: u64, arg: u32) -> u64 {
+        match self.yielder {
+            Some(y) => y.suspend(Suspend::Warp(Arrival {
+                site,
+                op,
+                mask,
+                value,
+                arg,
+            })),
+            None => {
+                self.fault("a warp intrinsic reached outside the coroutine path (gpujit bug)");
+                value
+            }
+        }
+    }
+
+    /// `__shfl_sync(mask, value, src_lane)`: `value` of lane `src_lane % 32`.
+    #[inline]
+    pub fn shfl_sync<T: WarpValue>(&self, site: u32, mask: u32, value: T, src_lane: u32) -> T {
+        T::from_warp_bits(self.warp(site, WarpOp::Shfl, mask, value.warp_bits(), src_lane))
+    }
+
+    /// `__shfl_up_sync(mask, value, delta)`: `value` of lane `lane - delta %
+    /// 32`, or this lane's own below lane `delta % 32`.
+    #[inline]
+    pub fn shfl_up_sync<T: WarpValue>(&self, site: u32, mask: u32, value: T, delta: u32) -> T {
+        T::from_warp_bits(self.warp(site, WarpOp::ShflUp, mask, value.warp_bits(), delta))
+    }
+
+    /// `__shfl_down_sync(mask, value, delta)`: `value` of lane `lane + delta
+    /// % 32`, or this lane's own past lane 31.
+    #[inline]
+    pub fn shfl_down_sync<T: WarpValue>(&self, site: u32, mask: u32, value: T, delta: u32) -> T {
+        T::from_warp_bits(self.warp(site, WarpOp::ShflDown, mask, value.warp_bits(), delta))
+    }
+
+    /// `__shfl_xor_sync(mask, value, lane_mask)`: `value` of lane `lane ^
+    /// (lane_mask % 32)`.
+    #[inline]
+    pub fn shfl_xor_sync<T: WarpValue>(&self, site: u32, mask: u32, value: T, lane_mask: u32) -> T {
+        T::from_warp_bits(self.warp(site, WarpOp::ShflXor, mask, value.warp_bits(), lane_mask))
+    }
+
+    /// `__ballot_sync(mask, pred)`: bit `l` set where lane `l` of the mask
+    /// passed a true `pred`.
+    #[inline]
+    pub fn ballot_sync(&self, site: u32, mask: u32, pred: bool) -> u32 {
+        self.warp(site, WarpOp::Ballot, mask, u64::from(pred), 0) as u32
+    }
+
+    /// `__all_sync(mask, pred)`: `pred` is true in every lane of the mask.
+    #[inline]
+    pub fn all_sync(&self, site: u32, mask: u32, pred: bool) -> bool {
+        self.warp(site, WarpOp::All, mask, u64::from(pred), 0) != 0
+    }
+
+    /// `__any_sync(mask, pred)`: `pred` is true in some lane of the mask.
+    #[inline]
+    pub fn any_sync(&self, site: u32, mask: u32, pred: bool) -> bool {
+        self.warp(site, WarpOp::Any, mask, u64::from(pred), 0) != 0
+    }
+
+    /// `__uni_sync(mask, pred)` (Numba's `eq_sync`): `pred` is the same in
+    /// every lane of the mask.
+    #[inline]
+    pub fn eq_sync(&self, site: u32, mask: u32, pred: bool) -> bool {
+        self.warp(site, WarpOp::Eq, mask, u64::from(pred), 0) != 0
+    }
+
+    /// `__match_any_sync(mask, value)`: the lanes of the mask whose `value`
+    /// has the same bits as this lane's.
+    #[inline]
+    pub fn match_any_sync<T: WarpValue>(&self, site: u32, mask: u32, value: T) -> u32 {
+        self.warp(site, WarpOp::MatchAny, mask, value.warp_bits(), 0) as u32
+    }
+
+    /// `__match_all_sync(mask, value, &pred)`: `(mask, true)` if every lane
+    /// of the mask has the same bits, else `(0, false)`.
+    #[inline]
+    pub fn match_all_sync<T: WarpValue>(&self, site: u32, mask: u32, value: T) -> (u32, bool) {
+        let r = self.warp(site, WarpOp::MatchAll, mask, value.warp_bits(), 0);
+        (r as u32, r >> 32 != 0)
+    }
+
+    /// `__activemask()`: the lanes of this warp at this call together.
+    #[inline]
+    pub fn activemask(&self, site: u32) -> u32 {
+        self.warp(site, WarpOp::ActiveMask, 0, 0, 0) as u32
+    }
+
+    /// `__syncwarp(mask)`: waits for the lanes of the mask.
+    #[inline]
+    pub fn syncwarp(&self, site: u32, mask: u32) {
+        self.warp(site, WarpOp::SyncWarp, mask, 0, 0);
+    }
+
+    /// `lanemask_lt()` (PTX `%lanemask_lt`): the bits of the lanes below
+    /// this one.
+    #[inline(always)]
+    pub fn lanemask_lt(&self) -> u32 {
+        (1u32 << (self.lin % WARP_SIZE)) - 1
     }
 
     /// This thread's linear index in its block (`threadIdx.x` fastest):

@@ -54,6 +54,11 @@ pub(super) fn split_checked(k: &Kernel) -> Option<TokenStream> {
 }
 
 fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream> {
+    // A warp intrinsic waits for other lanes: only the coroutine path's
+    // scheduler can run it (a part's thread loop would run it alone).
+    if has_warp_sync(&k.body) {
+        return None;
+    }
     let (block_locals, nodes) = block_locals::hoist(k, plan(&k.body)?);
     let mut uses = Uses::new(k);
     uses.nodes(&nodes);

@@ -182,6 +182,10 @@ impl Lower {
                 self.uses_barrier = true;
                 out.push(Stmt::SyncThreads);
             }
+            SExpr::Call(call) if call_name(call).as_deref() == Some(WarpFn::SyncWarp.spec().name) => {
+                let e = self.warp_call(e, call, WarpFn::SyncWarp);
+                out.push(Stmt::Expr(e));
+            }
             SExpr::Call(call) if super::atomics::fence_scope(call).is_some() => {
                 if let Some(scope) = self.fence(call) {
                     out.push(Stmt::Fence(scope));
