@@ -434,7 +434,21 @@ pub fn translation_unit(source: &str, sigs: &[Signature]) -> String {
     t.push_str("namespace gj_module {\n");
     t.push_str(source);
     t.push_str("\n}\n");
-    let barrier = source.contains("__syncthreads");
+    // A block's threads run as OS threads where they wait for each other:
+    // at a barrier, or at a warp intrinsic (the shim's meeting of lanes).
+    let barrier = [
+        "__syncthreads",
+        "__shfl_",
+        "__ballot_sync",
+        "__all_sync",
+        "__any_sync",
+        "__uni_sync",
+        "__match_any_sync",
+        "__activemask",
+        "__syncwarp",
+    ]
+    .iter()
+    .any(|call| source.contains(call));
     let parallel = !source.contains("__shared__");
     for s in sigs {
         let args: Vec<String> = s

@@ -162,6 +162,27 @@ pub fn warp_sums_in_callee(x: &[i64], out: &mut [i64]) {
     out[i] = warp_all_sum(x[i]);
 }
 
+/// Each block's warps' sums (by a device function that shuffles), summed
+/// across the block's warps through shared memory after a barrier: the
+/// kernel splits at its barrier, the callee needs the coroutine path.
+#[gpu_kernel]
+pub fn block_sums_in_callee(x: &[i64], out: &mut [i64]) {
+    let sums = shared_array::<[i64; 32]>();
+    let t = thread_idx().x;
+    let s = warp_all_sum(x[grid(1)]);
+    if t % 32 == 0 {
+        sums[t / 32] = s;
+    }
+    syncthreads();
+    if t == 0 {
+        let mut total = 0;
+        for w in 0..block_dim().x / 32 {
+            total += sums[w];
+        }
+        out[block_idx().x] = total;
+    }
+}
+
 /// Half of each warp shuffles with the whole warp's mask while the other
 /// half waits at a barrier: a divergent warp (undefined on a GPU).
 #[gpu_kernel]
@@ -389,6 +410,7 @@ pub fn intrinsic_kernels() -> Vec<&'static gpujit::__private::KernelDef> {
         &match_f64::KERNEL,
         &block_sum_shfl::KERNEL,
         &warp_sums_in_callee::KERNEL,
+        &block_sums_in_callee::KERNEL,
         &warp_misses_lanes::KERNEL,
         &shfl_outside_the_mask::KERNEL,
         &shfl_in_a_partial_warp::KERNEL,

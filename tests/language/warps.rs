@@ -32,6 +32,7 @@ pub fn cases() -> Vec<common::Case> {
         any => a_device_function_shuffles,
         cpu => breaking_the_warp_rules_is_a_fault_naming_the_lanes,
         any => numbas_warp_tests_give_numbas_values,
+        any => numbas_useful_syncwarp_sees_lane_0s_store,
     ]
 }
 
@@ -239,9 +240,15 @@ fn a_two_stage_shuffle_reduction_sums_each_block() {
 
 fn a_device_function_shuffles() {
     let x: Vec<i64> = (0..96).map(|i| i * i - 1000).collect();
+    let d_x = gpujit::to_device(&x).unwrap();
     let mut out = zeros::<i64>(96).unwrap();
-    warp_sums_in_callee![1, 96](&gpujit::to_device(&x).unwrap(), &mut out).unwrap();
+    warp_sums_in_callee![1, 96](&d_x, &mut out).unwrap();
     let want: Vec<i64> = (0..96).map(|i| x[i / 32 * 32..i / 32 * 32 + 32].iter().sum()).collect();
+    assert_eq!(out.copy_to_host().unwrap(), want);
+    // A kernel with a barrier of its own around the call.
+    let mut out = zeros::<i64>(3).unwrap();
+    block_sums_in_callee![3, 32](&d_x, &mut out).unwrap();
+    let want: Vec<i64> = x.chunks(32).map(|c| c.iter().sum()).collect();
     assert_eq!(out.copy_to_host().unwrap(), want);
 }
 
@@ -288,10 +295,6 @@ fn breaking_the_warp_rules_is_a_fault_naming_the_lanes() {
 /// kernel with the launch, inputs and asserted values of Numba's test.
 fn numbas_warp_tests_give_numbas_values() {
     let host_i32 = |a: &gpujit::DeviceArray<i32>| a.copy_to_host().unwrap();
-    let mut ary = zeros::<i32>(32).unwrap();
-    numba_useful_syncwarp![1, 32](&mut ary).unwrap();
-    assert_eq!(host_i32(&ary), [42; 32], "useful_syncwarp");
-
     let lanes: Vec<i32> = (0..32).collect();
     let wants: [(u32, u32, Vec<i32>); 4] = [
         (0, 4, vec![4; 32]),
@@ -383,4 +386,14 @@ fn numbas_warp_tests_give_numbas_values() {
     let mut res = zeros::<i32>(1).unwrap();
     numba_coop_syncwarp![1, 32](&mut res).unwrap();
     assert_eq!(host_i32(&res), [496], "coop_syncwarp");
+}
+
+/// Numba's `useful_syncwarp`: lane 0's store is seen by every lane after
+/// `syncwarp`. (Its `ary[i] = ary[0]` then races lane 0's store with the
+/// other lanes' loads of `ary[0]`, which checked mode reports: CI's
+/// checked pass skips this test.)
+fn numbas_useful_syncwarp_sees_lane_0s_store() {
+    let mut ary = zeros::<i32>(32).unwrap();
+    numba_useful_syncwarp![1, 32](&mut ary).unwrap();
+    assert_eq!(ary.copy_to_host().unwrap(), [42; 32], "useful_syncwarp");
 }

@@ -175,8 +175,9 @@ fn split_or(k: &Kernel, split: TokenStream, coroutines: TokenStream) -> TokenStr
 /// in place of the fast one under its checks (`GPUJIT_CHECK`,
 /// `with_checks`): the split thread loops for a kernel with barriers that
 /// splits (`split::split_checked`), else the reference path (coroutines for
-/// a kernel that has barriers or calls a device function that reaches one;
-/// the plain thread loop for the others), with every access to an array parameter or a shared
+/// a kernel that has barriers or warp intrinsics; the plain thread loop for
+/// the others); coroutines wherever a called device function reaches a
+/// barrier or a warp intrinsic; with every access to an array parameter or a shared
 /// array reporting to the shadow memory. A block function of its own,
 /// chosen once per launch: the fast paths' code does not change.
 fn checked_body(k: &Kernel) -> TokenStream {
@@ -186,25 +187,28 @@ fn checked_body(k: &Kernel) -> TokenStream {
     let coroutines = quote! { #blk.coroutines(&|#t| { #copies #checked }); };
     let threads = quote! { #blk.threads(|#t| { #copies #checked }); };
     if has_warp_sync(&k.body) {
-        coroutines
-    } else if k.uses_barrier {
+        return coroutines;
+    }
+    let fast = if k.uses_barrier {
         match split::split_checked(k) {
-            Some(split) => split_or(k, split, coroutines),
-            None => coroutines,
+            Some(split) => split_or(k, split, coroutines.clone()),
+            None => return coroutines,
         }
-    } else if k.callees.is_empty() {
-        threads
     } else {
-        // As `callee_switch` decides: coroutines only if a callee reaches
-        // a barrier.
-        let statics = crate::link::callee_statics(k);
-        quote! {
-            static GJ_CHECKED_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
-            if *GJ_CHECKED_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
-                #coroutines
-            } else {
-                #threads
-            }
+        threads
+    };
+    if k.callees.is_empty() {
+        return fast;
+    }
+    // As `callee_switch` decides: coroutines if a callee reaches a barrier
+    // or a warp intrinsic (the split parts' thread loops cannot run one).
+    let statics = crate::link::callee_statics(k);
+    quote! {
+        static GJ_CHECKED_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
+        if *GJ_CHECKED_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
+            #coroutines
+        } else {
+            #fast
         }
     }
 }
