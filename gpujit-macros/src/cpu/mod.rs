@@ -197,44 +197,41 @@ fn checked_body(k: &Kernel) -> TokenStream {
     } else {
         threads
     };
-    if k.callees.is_empty() {
-        return fast;
-    }
-    // As `callee_switch` decides: coroutines if a callee reaches a barrier
-    // or a warp intrinsic (the split parts' thread loops cannot run one).
-    let statics = crate::link::callee_statics(k);
-    quote! {
-        static GJ_CHECKED_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
-        if *GJ_CHECKED_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
-            #coroutines
-        } else {
-            #fast
-        }
-    }
+    // As for the fast block function: coroutines if a callee reaches a
+    // barrier or a warp intrinsic (a thread loop cannot run one).
+    reaches_barrier_or(k, coroutines, fast)
 }
 
 /// `body`, or, for a kernel that calls device functions, that or the
 /// coroutine path, chosen at run time by whether a reachable device
 /// function has a barrier (`SyncScope::Callee`; see `device`'s docs).
 fn callee_switch(k: &Kernel, plain: TokenStream) -> TokenStream {
-    if k.callees.is_empty() {
-        return plain;
-    }
     let (blk, t) = (block_ident(), thread_ident());
     let copies = param_copies(k, &[]);
     let body = Emitter::new(k).block_stmts(&k.body);
-    let statics = crate::link::callee_statics(k);
     let coroutines = noted(
         k,
         "it calls a device function that reaches `syncthreads()` or a warp intrinsic",
         quote! { #blk.coroutines(&|#t| { #copies #body }); },
     );
+    reaches_barrier_or(k, coroutines, plain)
+}
+
+/// `otherwise` for a kernel that calls no device function; else
+/// `coroutines` where a device function it reaches has a barrier or a warp
+/// intrinsic (decided once, at the first launch: the program is linked by
+/// then), and `otherwise` where none does.
+fn reaches_barrier_or(k: &Kernel, coroutines: TokenStream, otherwise: TokenStream) -> TokenStream {
+    if k.callees.is_empty() {
+        return otherwise;
+    }
+    let statics = crate::link::callee_statics(k);
     quote! {
         static GJ_REACHES_BARRIER: ::std::sync::OnceLock<bool> = ::std::sync::OnceLock::new();
         if *GJ_REACHES_BARRIER.get_or_init(|| ::gpujit::__private::reaches_barrier(#statics)) {
             #coroutines
         } else {
-            #plain
+            #otherwise
         }
     }
 }
