@@ -45,7 +45,7 @@ constexpr int warpSize = 32;
 // same mask (`activemask`: once every lane that has not exited waits
 // somewhere, at a warp intrinsic or a barrier). The missing lanes of a
 // partial warp count as exited. A call that never completes (a kernel that
-// breaks CUDA's rules) traps after 20 s.
+// breaks CUDA's rules) traps after 120 s.
 struct gj_warp {
     std::mutex m;
     std::condition_variable cv;
@@ -203,7 +203,7 @@ inline unsigned long long gj_warp_call(int op, unsigned mask, unsigned long long
     w.arg[l] = arg;
     w.posted |= bit;
     gj_warp_complete(w);
-    if (!w.cv.wait_for(lk, std::chrono::seconds(20), [&] { return (w.ready & bit) != 0; })) {
+    if (!w.cv.wait_for(lk, std::chrono::seconds(120), [&] { return (w.ready & bit) != 0; })) {
         w.posted &= ~bit;
         lk.unlock();
         __trap();
