@@ -54,7 +54,7 @@ struct gj_warp {
     unsigned mask[32], arg[32];
     unsigned long long val[32], res[32];
 };
-enum { GJ_SHFL, GJ_SHFL_UP, GJ_SHFL_DOWN, GJ_SHFL_XOR, GJ_BALLOT, GJ_ALL, GJ_ANY, GJ_UNI, GJ_MATCH_ANY, GJ_ACTIVEMASK, GJ_SYNCWARP };
+enum { GJ_SHFL, GJ_SHFL_UP, GJ_SHFL_DOWN, GJ_SHFL_XOR, GJ_BALLOT, GJ_ALL, GJ_ANY, GJ_UNI, GJ_MATCH_ANY, GJ_MATCH_ALL, GJ_ACTIVEMASK, GJ_SYNCWARP };
 // The lane lane `l` reads in shuffle `op` with lane argument `b` (PTX
 // `shfl.sync` for a width of 32: the low 5 bits of `b` count), or `l` itself
 // out of range.
@@ -102,6 +102,14 @@ inline void gj_warp_complete(gj_warp& w) {
                     for (unsigned i = 0; i < 32; i++)
                         if ((group & (1u << i)) && w.val[i] == w.val[k]) r |= 1ull << i;
                     break;
+                case GJ_MATCH_ALL: {
+                    // The lanes that take part, or 0.
+                    bool same = true;
+                    for (unsigned i = 0; i < 32; i++)
+                        if ((group & (1u << i)) && w.val[i] != w.val[k]) same = false;
+                    r = same ? group : 0;
+                    break;
+                }
                 case GJ_ACTIVEMASK: r = group; break;
                 default: break;
             }
@@ -246,6 +254,12 @@ inline int __uni_sync(unsigned mask, int p) { return (int)gj_warp_call(GJ_UNI, m
 template <class T>
 inline unsigned __match_any_sync(unsigned mask, T v) {
     return (unsigned)gj_warp_call(GJ_MATCH_ANY, mask, gj_warp_bits(v), 0);
+}
+template <class T>
+inline unsigned __match_all_sync(unsigned mask, T v, int* pred) {
+    const unsigned r = (unsigned)gj_warp_call(GJ_MATCH_ALL, mask, gj_warp_bits(v), 0);
+    *pred = r != 0;
+    return r;
 }
 // A call's line tells two `__activemask()` calls apart (as the CPU backend
 // tells its call sites apart): lanes in two branches are two groups.

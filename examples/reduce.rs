@@ -1,8 +1,8 @@
 //! The sum of 2²⁶ floats with warp shuffles, in two stages, the way tuned
 //! CUDA reductions are written: each block sums a grid-stride share of the
 //! input per thread, each warp reduces its threads' sums with
-//! `shfl_down_sync`, the first warp reduces the warps' sums, and a second
-//! launch of one block sums the blocks' results. Checked against a sum on
+//! `shfl_down_sync`, the warps' sums are reduced the same way, and a
+//! second launch of one block sums the blocks' results. Checked against a sum on
 //! the host (in `f64`); the program exits non-zero if they differ by more
 //! than `f32` rounding allows.
 //!
@@ -11,27 +11,18 @@
 use gpujit::prelude::*;
 
 /// Threads per block: whole warps, at most 32 of them.
-const THREADS: usize = 256;
+pub const THREADS: usize = 256;
 /// Blocks of the first stage: its partial sums are one block's work.
-const BLOCKS: usize = THREADS;
+pub const BLOCKS: usize = THREADS;
 /// Every lane of a warp.
 const FULL: u32 = 0xffff_ffff;
 
-/// The sum of `v` over the 32 lanes of a whole warp, in lane 0 (Numba's
-/// and CUDA's `shfl_down` tree).
-#[gpu_device]
-pub fn warp_sum(v: f32) -> f32 {
-    let mut v = v;
-    let mut offset = 16;
-    while offset > 0 {
-        v += shfl_down_sync(FULL, v, offset);
-        offset /= 2;
-    }
-    v
-}
-
 /// `partial[b]` = the sum of block `b`'s grid-stride share of `x` (blocks
-/// of whole warps).
+/// of whole warps). Every thread reaches each shuffle, so on the CPU
+/// backend the kernel runs as loops over the block's threads, the 32 lanes
+/// of each warp exchanging their values at each shuffle (see the
+/// reference's "Warps"); a shuffle in a `#[gpu_device]` function, or under
+/// `if warp == 0`, would put it on the slower coroutine path.
 #[gpu_kernel]
 pub fn block_sums(x: &[f32], partial: &mut [f32]) {
     let warp_sums = shared_array::<[f32; 32]>();
@@ -41,23 +32,30 @@ pub fn block_sums(x: &[f32], partial: &mut [f32]) {
         v += x[i];
         i += gridsize(1);
     }
-    v = warp_sum(v);
+    // Each warp's sum, in its lane 0 (Numba's and CUDA's `shfl_down` tree).
+    let mut offset = 16;
+    while offset > 0 {
+        v += shfl_down_sync(FULL, v, offset);
+        offset /= 2;
+    }
     let lane = lane_id();
-    let warp = thread_idx().x / 32;
     if lane == 0 {
-        warp_sums[warp] = v;
+        warp_sums[thread_idx().x / 32] = v;
     }
     syncthreads();
-    if warp == 0 {
-        let s = if lane < block_dim().x / 32 {
-            warp_sums[lane]
-        } else {
-            0.0
-        };
-        let s = warp_sum(s);
-        if lane == 0 {
-            partial[block_idx().x] = s;
-        }
+    // The warps' sums, reduced by every warp alike; thread 0 stores.
+    let mut s = if lane < block_dim().x / 32 {
+        warp_sums[lane]
+    } else {
+        0.0
+    };
+    let mut offset = 16;
+    while offset > 0 {
+        s += shfl_down_sync(FULL, s, offset);
+        offset /= 2;
+    }
+    if thread_idx().x == 0 {
+        partial[block_idx().x] = s;
     }
 }
 

@@ -72,11 +72,6 @@ pub struct Plan {
     pub instead: &'static str,
 }
 
-pub const WARP: Plan = Plan {
-    feature: "`match_all_sync`",
-    issue: Some(21),
-    instead: "`let m = match_any_sync(mask, v);`: every lane of `mask` holds the same `v` where `m == mask`",
-};
 pub const GRID_SYNC: Plan = Plan {
     feature: "cooperative groups, grid-wide sync",
     issue: None,
@@ -110,7 +105,7 @@ pub const TIMERS: Plan = Plan {
 
 /// Every plan, in the order of the reference's rows.
 #[allow(dead_code)] // read by the reference check below (and the reference page's future generator)
-pub const PLANS: &[&Plan] = &[&WARP, &DYNAMIC_SHARED, &GRID_SYNC, &HALF, &PRINTING, &RANDOM, &TIMERS];
+pub const PLANS: &[&Plan] = &[&DYNAMIC_SHARED, &GRID_SYNC, &HALF, &PRINTING, &RANDOM, &TIMERS];
 
 const BASE: Name = Name {
     name: "",
@@ -124,31 +119,6 @@ const BASE: Name = Name {
     status: Status::Has(""),
     note: "",
 };
-
-/// A warp intrinsic of issue #21: gpujit's name is the bare one.
-const fn warp(
-    name: &'static str,
-    cuda: &'static [&'static str],
-    bare: &'static [&'static str],
-    what: &'static str,
-    args: &'static str,
-    stand_in: &'static str,
-) -> Name {
-    Name {
-        name,
-        cuda,
-        numba: bare,
-        bare,
-        what,
-        args,
-        status: Status::Planned {
-            plan: &WARP,
-            instead: None,
-            stand_in,
-        },
-        ..BASE
-    }
-}
 
 /// An `f16` operation: CUDA's `__hadd`, Numba's `cuda.fp16.hadd`.
 const fn half(cuda: &'static [&'static str], numba: &'static [&'static str], stand_in: &'static str) -> Name {
@@ -218,7 +188,7 @@ pub static NAMES: &[Name] = &[
     has(&["__activemask"], &["activemask"], "the mask of a warp's active lanes", "activemask()"),
     has(&[], &["lanemask_lt"], "the mask of the lanes below this one", "lanemask_lt()"),
     has(&["__match_any_sync"], &["match_any_sync"], "a warp match", "match_any_sync($0, $1)"),
-    warp("match_all_sync", &["__match_all_sync"], &["match_all_sync"], "a warp match", "mask, value", "(0u32, false)"),
+    has(&["__match_all_sync"], &["match_all_sync"], "a warp match", "let (m, all) = match_all_sync($0, $1)"),
     has(&["__syncwarp"], &["syncwarp"], "a warp barrier", "syncwarp($0)"),
     // Grid-wide sync.
     Name {

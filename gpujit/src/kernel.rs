@@ -836,6 +836,40 @@ pub mod typecheck {
         unreachable!("{}", ONLY_IN_KERNELS)
     }
 
+    /// `__match_all_sync(mask, value, &pred)` (Numba's
+    /// `cuda.match_all_sync`): `(mask, true)` if every lane of `mask` holds
+    /// the same bits of `value` (a [`WarpValue`](crate::WarpValue)), else
+    /// `(0, false)`. The mask holds the lanes that take part: those of
+    /// `mask` that have not exited (a GPU leaves out the missing lanes of a
+    /// partial warp too; Numba's test expects `0x3ff` in a block of 10
+    /// threads). Bind it with a tuple `let`: `let (m, all) =
+    /// match_all_sync(mask, value);`. The rules of [`ballot_sync`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn same_in_warp(keys: &[u32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     let (m, all) = match_all_sync(0xffff_ffff, keys[i]);
+    ///     out[i] = if all { m } else { 7 };
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// // The first warp's keys agree, the second's do not.
+    /// let keys: Vec<u32> = (0..64).map(|i| if i < 32 { 5 } else { i % 2 }).collect();
+    /// let mut out = gpujit::zeros::<u32>(64)?;
+    /// same_in_warp![1, 64](&gpujit::to_device(&keys)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[32]), (0xffff_ffff, 7));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn match_all_sync<T: crate::WarpValue>(mask: u32, value: T) -> (u32, bool) {
+        let _ = (mask, value);
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
     /// `__activemask()` (Numba's `cuda.activemask`): the lanes of this warp
     /// that make this call together. On a GPU that depends on how the warp's
     /// branches were scheduled; on the CPU backend it is every lane of the

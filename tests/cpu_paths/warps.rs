@@ -1,9 +1,11 @@
 //! `lane_id()` and `warp_size()` on each CPU path: a barrier-free kernel,
 //! one split at a barrier (the lane lives across it), a narrowed loop
 //! (`thread_idx().x < warp_size()`), a grid-stride loop in lockstep; each
-//! against the host and the reference path (coroutines).
+//! against the host and the reference path (coroutines). And the warp
+//! intrinsics on the split path (its meetings), where every thread of the
+//! block reaches them, else on coroutines.
 
-use gpujit::zeros;
+use gpujit::{to_device, zeros};
 
 use crate::common;
 use common::Expect;
@@ -19,6 +21,8 @@ pub fn cases() -> Vec<common::Case> {
     cases![
         cpu => lanes_agree_on_the_thread_loop_and_across_a_barrier,
         cpu => the_first_warp_runs_narrowed_and_the_strided_loop_in_lockstep,
+        cpu => warp_intrinsics_meet_on_the_split_path,
+        cpu => warp_intrinsics_under_a_warp_uniform_branch_stay_on_coroutines,
     ]
 }
 
@@ -71,4 +75,75 @@ fn the_first_warp_runs_narrowed_and_the_strided_loop_in_lockstep() {
             "{threads} threads, reference path"
         );
     }
+}
+
+fn warp_intrinsics_meet_on_the_split_path() {
+    for (blocks, threads, rounds) in [(2, 64, 3), (3, 96, 0), (1, 1024, 5)] {
+        let n = blocks * threads;
+        let x: Vec<i64> = (0..n as i64).map(|i| (i * 37) % 101 - 50).collect();
+        let arg: Vec<u32> = (0..n).map(|i| ((i * 13) % 41) as u32).collect();
+        let (d_x, d_arg) = (to_device(&x).unwrap(), to_device(&arg).unwrap());
+        let what = format!("meetings, {blocks} blocks of {threads}");
+        let (fast, _, reference) = common::on_both_paths(Expect::split().named(&what), || {
+            let mut out = zeros::<i64>((9, n)).unwrap();
+            meetings![blocks, threads](&d_x, &d_arg, rounds, &mut out).unwrap();
+            out.copy_to_host().unwrap()
+        });
+        assert_eq!(fast, reference, "{what}");
+        // Two rows against the rules: lane `a % 32`'s value, and the ballot
+        // of the lanes that did not return.
+        for i in 0..n {
+            let w0 = i / 32 * 32;
+            assert_eq!(fast[i], x[w0 + arg[i] as usize % 32], "{what}: shfl_sync of thread {i}");
+            if x[i] % 7 != 0 {
+                let ballot = (0..32)
+                    .filter(|l| x[w0 + l] % 7 != 0 && x[w0 + l] % 3 == 0)
+                    .fold(0, |b, l| b | 1 << l);
+                assert_eq!(fast[6 * n + i], ballot, "{what}: ballot_sync of thread {i}");
+            }
+            assert_eq!(fast[8 * n + i], 0xffff_ffff, "{what}: match_all_sync of thread {i}");
+        }
+    }
+
+    // The suite's kernels whose intrinsics every thread reaches.
+    let x: Vec<f64> = (0..64).map(|i| [0.0, -0.0, 1.5][i % 3]).collect();
+    let (fast, _, reference) = common::on_both_paths(Expect::split().named("match_f64"), || {
+        let mut out = zeros::<u32>(64).unwrap();
+        match_f64![1, 64](&to_device(&x).unwrap(), &mut out).unwrap();
+        out.copy_to_host().unwrap()
+    });
+    assert_eq!(fast, reference, "match_f64");
+    assert_eq!(fast[0], 0x4924_9249, "match_f64: the lanes holding +0.0");
+    let x: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let (fast, _, reference) = common::on_both_paths(Expect::split().named("shfl_in_a_partial_warp"), || {
+        let mut out = zeros::<f32>(64).unwrap();
+        shfl_in_a_partial_warp![1, 64](&to_device(&x).unwrap(), &mut out).unwrap();
+        out.copy_to_host().unwrap()
+    });
+    assert_eq!(fast, reference, "shfl_in_a_partial_warp");
+    assert_eq!((fast[0], fast[32]), (496.0, 1520.0), "the warps' sums in their lane 0");
+    for mode in [0, 1] {
+        let (fast, _, reference) = common::on_both_paths(Expect::split().named("numba_useless_syncwarp"), || {
+            let mut out = zeros::<i32>(10).unwrap();
+            numba_useless_syncwarp![1, 10](&mut out, mode).unwrap();
+            out.copy_to_host().unwrap()
+        });
+        assert_eq!(fast, reference, "numba_useless_syncwarp, mode {mode}");
+        assert_eq!(
+            fast,
+            (0..10).collect::<Vec<i32>>(),
+            "numba_useless_syncwarp, mode {mode}"
+        );
+    }
+}
+
+fn warp_intrinsics_under_a_warp_uniform_branch_stay_on_coroutines() {
+    // `if warp == 0 { shuffles }`: legal (a whole warp takes the branch),
+    // but not the same in every thread of the block.
+    let x: Vec<f32> = (0..256).map(|i| (i % 9) as f32).collect();
+    let mut out = zeros::<f32>(2).unwrap();
+    block_sum_shfl![2, 128](&to_device(&x).unwrap(), &mut out).unwrap();
+    assert_eq!(common::Paths::last().coroutine_blocks, 2, "block_sum_shfl");
+    let want: Vec<f32> = x.chunks(128).map(|c| c.iter().sum()).collect();
+    assert_eq!(out.copy_to_host().unwrap(), want);
 }

@@ -300,6 +300,27 @@ pub fn numba_match_any(ary_in: &[i32], ary_out: &mut [i32]) {
     ary_out[i] = match_any_sync(0xffff_ffff, ary_in[i]) as i32;
 }
 
+/// `use_match_all_sync`.
+#[gpu_kernel]
+pub fn numba_match_all(ary_in: &[i32], ary_out: &mut [i32]) {
+    let i = grid(1);
+    let (ballot, pred) = match_all_sync(0xffff_ffff, ary_in[i]);
+    ary_out[i] = if pred { ballot as i32 } else { 0 };
+}
+
+/// `match_all_sync` of `x[i]` by the lanes of each warp's mask `mask[w]`
+/// (the others skip it): row 0 the mask it gives, row 1 its predicate.
+#[gpu_kernel]
+pub fn match_all_masks(x: &[u64], mask: &[u32], out: ArrayViewMut2<u32>) {
+    let i = grid(1);
+    let m = mask[block_idx().x * block_dim().x.div_ceil(32) + thread_idx().x / 32];
+    if (m >> lane_id()) & 1 != 0 {
+        let (same, all) = match_all_sync(m, x[i]);
+        out[[0, i]] = same;
+        out[[1, i]] = all as u32;
+    }
+}
+
 /// `use_independent_scheduling`: four divergent groups, each a ballot over
 /// its own mask.
 #[gpu_kernel]
@@ -377,6 +398,43 @@ pub fn numba_coop_syncwarp(res: &mut [i32]) {
     }
 }
 
+/// Warp intrinsics at points every thread of the block reaches, with the
+/// whole warp's mask (on the CPU backend, the split path's meetings): a
+/// shuffle in a loop (its result feeding the next round), shuffles around
+/// a barrier and inside larger statements, a match of a value read from
+/// memory, and votes after some lanes returned. Blocks of whole warps;
+/// `out` has 9 rows.
+#[gpu_kernel]
+pub fn meetings(x: &[i64], arg: &[u32], rounds: u32, out: ArrayViewMut2<i64>) {
+    let i = grid(1);
+    let v = x[i];
+    let a = arg[i];
+    let mut acc = v;
+    for k in 0..rounds {
+        acc += shfl_xor_sync(0xffff_ffff, acc, a + k);
+    }
+    out[[0, i]] = shfl_sync(0xffff_ffff, v, a);
+    syncthreads();
+    out[[1, i]] = shfl_up_sync(0xffff_ffff, v * 2, a);
+    let d = shfl_down_sync(0xffff_ffff, v, a) - 1;
+    out[[2, i]] = d;
+    out[[3, i]] = acc;
+    out[[4, i]] = match_any_sync(0xffff_ffff, x[i] % 5) as i64;
+    out[[5, i]] = activemask() as i64;
+    let (same, all) = match_all_sync(0xffff_ffff, v / 64);
+    out[[8, i]] = if all { same as i64 } else { -1 };
+    if v % 7 == 0 {
+        return;
+    }
+    let p = v % 3 == 0;
+    out[[6, i]] = ballot_sync(0xffff_ffff, p) as i64;
+    syncwarp(0xffff_ffff);
+    let all = all_sync(0xffff_ffff, p) as i64;
+    let any = any_sync(0xffff_ffff, p) as i64;
+    let eq = eq_sync(0xffff_ffff, p) as i64;
+    out[[7, i]] = all + 2 * any + 4 * eq;
+}
+
 /// Numba's kernels, for NVRTC.
 pub fn numba_kernels() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
@@ -388,6 +446,7 @@ pub fn numba_kernels() -> Vec<&'static gpujit::__private::KernelDef> {
         &numba_shfl_with_val_f64::KERNEL,
         &numba_vote::KERNEL,
         &numba_match_any::KERNEL,
+        &numba_match_all::KERNEL,
         &numba_independent_scheduling::KERNEL,
         &numba_activemask::KERNEL,
         &numba_lanemask_lt::KERNEL,
@@ -415,6 +474,8 @@ pub fn intrinsic_kernels() -> Vec<&'static gpujit::__private::KernelDef> {
         &shfl_outside_the_mask::KERNEL,
         &shfl_in_a_partial_warp::KERNEL,
         &masks_differ::KERNEL,
+        &meetings::KERNEL,
+        &match_all_masks::KERNEL,
     ]
     .into_iter()
     .chain(numba_kernels())
@@ -521,6 +582,25 @@ pub fn want_votes(p: &[u32], block: usize, mask: &[u32]) -> Vec<u32> {
                 .filter(|&&k| p[first + k] == p[i])
                 .fold(0, |b, &k| b | 1 << k);
             out[5 * n + i] = group;
+        }
+    }
+    out
+}
+
+/// What `match_all_masks` gives (CUDA's semantics, written here): for the
+/// lanes of each warp's mask that exist, row 0 that mask of lanes if they
+/// all hold the same `x`, else 0, and row 1 whether they do; 0 elsewhere.
+pub fn want_match_all(x: &[u64], block: usize, mask: &[u32]) -> Vec<u32> {
+    let n = x.len();
+    let mut out = vec![0u32; 2 * n];
+    for (w, &m) in mask.iter().enumerate() {
+        let (existing, first) = warp_lanes(n, block, w);
+        let group = m & existing;
+        let lanes: Vec<usize> = (0..32).filter(|l| group & (1 << l) != 0).collect();
+        let same = lanes.iter().all(|&l| x[first + l] == x[first + lanes[0]]);
+        for &l in &lanes {
+            out[first + l] = if same { group } else { 0 };
+            out[n + first + l] = u32::from(same);
         }
     }
     out

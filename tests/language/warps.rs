@@ -28,6 +28,7 @@ pub fn cases() -> Vec<common::Case> {
         any => shuffles_of_every_type_read_their_source_lanes,
         any => votes_matches_and_lane_masks_follow_the_mask,
         any => match_any_compares_bits,
+        any => match_all_follows_the_mask,
         any => a_two_stage_shuffle_reduction_sums_each_block,
         any => a_device_function_shuffles,
         cpu => breaking_the_warp_rules_is_a_fault_naming_the_lanes,
@@ -215,6 +216,34 @@ fn votes_matches_and_lane_masks_follow_the_mask() {
     }
 }
 
+fn match_all_follows_the_mask() {
+    for (blocks, block, mask) in launches() {
+        let n = blocks * block;
+        // Equal values in whole warps, and warps where one lane differs.
+        for pattern in 0..3u64 {
+            let x: Vec<u64> = (0..n as u64)
+                .map(|i| match pattern {
+                    0 => 7,
+                    1 => (i / 32) << 40,
+                    _ => u64::from(i % 61 == 3),
+                })
+                .collect();
+            let mut out = zeros::<u32>((2, n)).unwrap();
+            match_all_masks![blocks, block](
+                &gpujit::to_device(&x).unwrap(),
+                &gpujit::to_device(&mask).unwrap(),
+                &mut out,
+            )
+            .unwrap();
+            assert_eq!(
+                out.copy_to_host().unwrap(),
+                want_match_all(&x, block, &mask),
+                "{blocks} blocks of {block}, pattern {pattern}, masks {mask:x?}"
+            );
+        }
+    }
+}
+
 fn match_any_compares_bits() {
     let nan = f64::from_bits(0x7ff8_0000_0000_0001);
     let x: Vec<f64> = (0..64).map(|i| [0.0, -0.0, nan, 1.5][i % 4]).collect();
@@ -351,6 +380,14 @@ fn numbas_warp_tests_give_numbas_values() {
         [0b01_0101_0101, 0b10_1010_1010].repeat(5),
         "match_any_sync"
     );
+    // `use_match_all_sync` at Numba's launch: the 10 lanes that take part.
+    let mut input = vec![0i32; 10];
+    let mut out = zeros::<i32>(10).unwrap();
+    numba_match_all![1, 10](&gpujit::to_device(&input).unwrap(), &mut out).unwrap();
+    assert_eq!(host_i32(&out), [0b11_1111_1111; 10], "match_all_sync, all equal");
+    input[1] = 4;
+    numba_match_all![1, 10](&gpujit::to_device(&input).unwrap(), &mut out).unwrap();
+    assert_eq!(host_i32(&out), [0; 10], "match_all_sync, one differs");
 
     let mut arr = zeros::<u32>(32).unwrap();
     numba_independent_scheduling![1, 32](&mut arr).unwrap();

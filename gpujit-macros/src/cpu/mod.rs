@@ -6,8 +6,8 @@
 //! | plain thread loop | a kernel without barriers | `emit_cpu` (the per-thread code) |
 //! | block spans | the plain loop's accesses checked once per block | `span` |
 //! | lockstep | one loop of a barrier-free kernel run across the threads round by round | `lockstep` |
-//! | split | a kernel with barriers, as thread loops between them | `split` |
-//! | coroutines | everything else with barriers, every kernel with warp intrinsics (`shfl_sync` & co.), and every kernel under `GPUJIT_CPU_EXEC=coroutines` | the runtime's `Block::coroutines` |
+//! | split | a kernel with barriers or warp intrinsics, as thread loops between them (a warp intrinsic's lanes exchange values between two loops) | `split` |
+//! | coroutines | everything else with barriers or warp intrinsics, and every kernel under `GPUJIT_CPU_EXEC=coroutines` | the runtime's `Block::coroutines` |
 //! | merged runs | a grid row's blocks as one wide block, for spans whose threads cannot tell their block | `merge` |
 //!
 //! Before choosing, the planner puts the kernel in a canonical form
@@ -68,10 +68,7 @@ pub fn plan(k: &Kernel) -> BlockPlan<'_> {
         let body = plain.block_stmts(&k.body);
         quote! { #blk.coroutines(&|#t| { #copies #body }); }
     };
-    let (body, merged) = if has_warp_sync(&k.body) {
-        let reason = "it calls warp intrinsics (`shfl_sync` & co.), which run on the coroutine path only";
-        (noted(k, reason, coroutines()), false)
-    } else if !k.uses_barrier {
+    let (body, merged) = if !k.uses_barrier {
         // A `while` that is a counted loop only where a test says so runs
         // as the `for` it is behind that test, where that lets a loop run
         // in lockstep and needs no other views of the arrays.
@@ -87,6 +84,13 @@ pub fn plan(k: &Kernel) -> BlockPlan<'_> {
     } else {
         let body = match split::split(k) {
             Some(split) => split_or(k, split, coroutines()),
+            None if has_warp_sync(&k.body) => noted(
+                k,
+                "the planner cannot run its warp intrinsics (`shfl_sync` & co.) in lockstep: one is under an `if` or \
+                 loop whose condition it cannot prove the same in every thread of the block, inside a larger \
+                 expression that reads memory or may fault, or in a kernel the planner cannot split at its barriers",
+                coroutines(),
+            ),
             None => noted(
                 k,
                 "the planner cannot split it at its barriers (a `syncthreads()` or vote under a `break` or `continue` \

@@ -137,12 +137,28 @@ impl Emitter<'_> {
                 let m = ident(v.rust_name());
                 quote! { #t.#m(#site, #p) }
             }
-            // The coroutine path, where every kernel with a warp intrinsic
-            // runs (`cpu::plan`): the lanes' scheduler exchanges the values.
+            // The coroutine path's scheduler or the split path's meeting
+            // exchanges the lanes' values (see `Thread::warp`). Replaying a
+            // meeting's statement, the arguments are stand-ins: the call
+            // gives the exchanged result.
             ExprKind::Warp(f, args) => {
+                let m = ident(f.spec().name);
+                if let Some(site) = self.replay_warp.get() {
+                    let args = f.spec().args.iter().zip(args).map(|((kind, _), a)| match kind {
+                        WarpArg::Mask | WarpArg::Lane => quote! { 0u32 },
+                        WarpArg::Pred => quote! { false },
+                        WarpArg::Value => match &a.ty {
+                            Ty::Scalar(s) => {
+                                let ty = ident(s.rust_name());
+                                quote! { <#ty as ::core::default::Default>::default() }
+                            }
+                            _ => self.expr(a),
+                        },
+                    });
+                    return quote! { #t.#m(#site, #(#args),*) };
+                }
                 let args = args.iter().map(|a| self.expr(a));
                 let site = self.next_site();
-                let m = ident(f.spec().name);
                 quote! { #t.#m(#site, #(#args),*) }
             }
             ExprKind::Dim(p, d) if self.spans.is_some() => {

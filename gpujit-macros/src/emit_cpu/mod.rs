@@ -258,6 +258,11 @@ pub(crate) struct Emitter<'a> {
     pub lockstep_break: Option<TokenStream>,
     /// The next `syncthreads()` site number (coroutine path).
     sites: Cell<u32>,
+    /// While the split path emits a warp meeting's statement run after the
+    /// exchange (`cpu::split`): the call's site. Its warp intrinsic then
+    /// gives the result the exchange left and evaluates none of its
+    /// arguments again (the gather loop did).
+    replay_warp: Cell<Option<u32>>,
     /// Per parameter: accessed through own-index views (see `owned`).
     owned: Vec<bool>,
     /// Per local: the variable of a grid-stride loop that partitions the
@@ -281,6 +286,7 @@ impl<'a> Emitter<'a> {
             track_exit: false,
             lockstep_break: None,
             sites: Cell::new(0),
+            replay_warp: Cell::new(None),
             owned: crate::analysis::owned::owned_params(k),
             part: crate::analysis::owned::partition_vars(k),
             spans: None,
@@ -352,6 +358,21 @@ impl<'a> Emitter<'a> {
     pub fn first_site(self, first: u32) -> Self {
         self.sites.set(first);
         self
+    }
+
+    /// The site number the next barrier, vote or warp intrinsic emitted
+    /// will take.
+    pub fn peek_site(&self) -> u32 {
+        self.sites.get()
+    }
+
+    /// `f`'s code, with each warp intrinsic in it giving the result of the
+    /// meeting at `site` (see `replay_warp`).
+    pub fn replaying_warp<R>(&self, site: u32, f: impl FnOnce() -> R) -> R {
+        self.replay_warp.set(Some(site));
+        let out = f();
+        self.replay_warp.set(None);
+        out
     }
 
     /// Local `id` as a place. A spilled local is a Rust local too: each

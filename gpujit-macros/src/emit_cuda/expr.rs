@@ -234,7 +234,14 @@ impl Emitter<'_> {
                         }
                     })
                     .collect();
-                let call = format!("{}({})", spec.cuda, vals.join(", "));
+                let function = if *f == WarpFn::MatchAll {
+                    // Its predicate is an out-parameter: a helper returns the mask.
+                    self.helpers.insert("gj_match_all_sync");
+                    "gj_match_all_sync"
+                } else {
+                    spec.cuda
+                };
+                let call = format!("{function}({})", vals.join(", "));
                 match spec.result {
                     WarpResult::Bool => format!("({call} != 0)"),
                     WarpResult::Value | WarpResult::U32 | WarpResult::Unit => call,

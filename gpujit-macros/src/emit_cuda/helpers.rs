@@ -9,6 +9,7 @@ pub(super) fn helper_source(name: &str) -> &'static str {
         "gj_div_i64" => "static __device__ __forceinline__ long long gj_div_i64(long long a, long long b) { return b == -1 ? (long long)(0ull - (unsigned long long)a) : a / b; }\n",
         "gj_rem_i64" => "static __device__ __forceinline__ long long gj_rem_i64(long long a, long long b) { return b == -1 ? 0 : a % b; }\n",
         "gj_generic" => include_str!("../generic_prelude.cu"),
+        "gj_match_all_sync" => "template <class T> static __device__ __forceinline__ unsigned gj_match_all_sync(unsigned mask, T v) { int pred; return __match_all_sync(mask, v, &pred); }\n",
         "gj_powi" => include_str!("../powi.cu"),
         "gj_atomic_min_f32" => ATOMIC_MIN_F32,
         "gj_atomic_max_f32" => ATOMIC_MAX_F32,

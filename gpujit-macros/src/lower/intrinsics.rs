@@ -107,6 +107,14 @@ impl Lower {
                     "call it on its own: `syncwarp(mask);`",
                 ));
             }
+            if f == WarpFn::MatchAll {
+                self.stand_ins.push(node, quote::quote_spanned!(span=> (0u32, false)));
+                return self.error_expr(with_help(
+                    span,
+                    "`match_all_sync(mask, value)` gives two values, the mask and whether every lane's value is the same",
+                    "bind them with a tuple `let`: `let (m, all) = match_all_sync(mask, value);`",
+                ));
+            }
             return self.warp_call(node, call, f);
         }
         if let Some(b) = builtin {

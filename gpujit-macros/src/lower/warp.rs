@@ -2,7 +2,7 @@
 //! their arguments, and the check after inference that a shuffled or
 //! matched value is a type CUDA has the intrinsic for.
 
-use quote::quote_spanned;
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::Expr as SExpr;
 
@@ -19,6 +19,7 @@ impl Lower {
         // What rustc's copy sees for a wrong call: a value of the call's
         // type (a shuffle's value argument is one).
         let stand_in = match spec.result {
+            _ if f == WarpFn::MatchAll => quote_spanned!(span=> (0u32, false)),
             WarpResult::Value => match call.args.iter().nth(1) {
                 Some(v) => quote_spanned!(span=> (#v)),
                 None => quote_spanned!(span=> ::core::unreachable!()),
@@ -86,6 +87,65 @@ impl Lower {
             ty,
             span,
         }
+    }
+}
+
+impl Lower {
+    /// The parts of `let (m, all) = match_all_sync(mask, value);` (`n`
+    /// names) where `init` is that call, else `None`: the call as a `u32`
+    /// local holding its mask result (the lanes that take part, or 0 where
+    /// their values differ), pushed to `out`, then `m` and `m != 0` (the
+    /// predicate holds exactly where the mask is given, and the calling
+    /// lane is in it).
+    pub(super) fn match_all_tuple(&mut self, init: &SExpr, n: usize, out: &mut Vec<Stmt>) -> Option<Vec<Expr>> {
+        let SExpr::Call(call) = super::strip(init) else {
+            return None;
+        };
+        if super::call_name(call).as_deref() != Some(WarpFn::MatchAll.spec().name) {
+            return None;
+        }
+        if n != 2 {
+            // rustc's copy binds the names to values it accepts (the
+            // mistake is reported once, here).
+            let parts = (0..n).map(|k| if k == 1 { quote!(false) } else { quote!(0u32) });
+            self.stand_ins.push(init, quote_spanned!(init.span()=> (#(#parts),*)));
+            self.errors.push(with_help(
+                init.span(),
+                "`match_all_sync(mask, value)` gives two values, the mask and whether every lane's value is the same",
+                "bind both: `let (m, all) = match_all_sync(mask, value);` (`_` for one you do not need)",
+            ));
+            return Some(Vec::new());
+        }
+        let errors = self.errors.len();
+        let e = self.warp_call(init, call, WarpFn::MatchAll);
+        if self.errors.len() > errors {
+            return Some(Vec::new());
+        }
+        let (span, u32_ty) = (e.span, Ty::Scalar(Scalar::U32));
+        let name = self.fresh_name("match_all");
+        self.locals.push(Local {
+            name,
+            ty: u32_ty,
+            mutable: false,
+        });
+        let local = self.locals.len() - 1;
+        out.push(Stmt::Let { local, init: Some(e) });
+        let mask = Expr {
+            kind: ExprKind::Local(local),
+            ty: u32_ty,
+            span,
+        };
+        let zero = Expr {
+            kind: ExprKind::Lit(Lit::Int(0)),
+            ty: u32_ty,
+            span,
+        };
+        let all = Expr {
+            kind: ExprKind::Binary(BinOp::Ne, Box::new(mask.clone()), Box::new(zero)),
+            ty: Ty::Scalar(Scalar::Bool),
+            span,
+        };
+        Some(vec![mask, all])
     }
 }
 

@@ -19,6 +19,9 @@ pub enum WarpFn {
     Any,
     Eq,
     MatchAny,
+    /// In the model, its mask result only: `let (m, all) =
+    /// match_all_sync(..)` binds `all` to `m != 0` (`lower::warp`).
+    MatchAll,
     ActiveMask,
     SyncWarp,
 }
@@ -65,7 +68,7 @@ const VALUE: (WarpArg, &str) = (WarpArg::Value, "value");
 const PRED: (WarpArg, &str) = (WarpArg::Pred, "predicate");
 
 impl WarpFn {
-    pub const ALL: [WarpFn; 11] = [
+    pub const ALL: [WarpFn; 12] = [
         WarpFn::Shfl,
         WarpFn::ShflUp,
         WarpFn::ShflDown,
@@ -75,6 +78,7 @@ impl WarpFn {
         WarpFn::Any,
         WarpFn::Eq,
         WarpFn::MatchAny,
+        WarpFn::MatchAll,
         WarpFn::ActiveMask,
         WarpFn::SyncWarp,
     ];
@@ -122,6 +126,8 @@ impl WarpFn {
             WarpFn::Any => ("any_sync", "__any_sync", &[MASK, PRED], WarpResult::Bool),
             WarpFn::Eq => ("eq_sync", "__uni_sync", &[MASK, PRED], WarpResult::Bool),
             WarpFn::MatchAny => ("match_any_sync", "__match_any_sync", &[MASK, VALUE], WarpResult::U32),
+            // The C calls `gj_match_all_sync`, which passes `&pred` (`emit_cuda`).
+            WarpFn::MatchAll => ("match_all_sync", "__match_all_sync", &[MASK, VALUE], WarpResult::U32),
             WarpFn::ActiveMask => ("activemask", "__activemask", &[], WarpResult::U32),
             WarpFn::SyncWarp => ("syncwarp", "__syncwarp", &[MASK], WarpResult::Unit),
         };

@@ -21,6 +21,7 @@ use crate::cpu::ctx::{panic_message, Fault, LaunchCtx};
 use crate::cpu::strategy::Strategies;
 use crate::cpu::thread::Thread;
 use crate::cpu::view::{SharedMem, View};
+use crate::cpu::warp::{self, Arrival, Meeting, Wait};
 use crate::scalar::DeviceScalar;
 
 /// One block of a running launch, owned by the OS thread that runs it. The
@@ -60,6 +61,8 @@ pub struct Block<'a> {
     pub(super) epoch: Cell<u32>,
     /// A checked launch's shadow memory (`check.rs`); `None` otherwise.
     pub(super) shadow: Option<&'a RefCell<Shadow>>,
+    /// The warp intrinsic the block's threads meet at on the split path.
+    pub(super) meeting: RefCell<Meeting>,
 }
 
 impl fmt::Debug for Block<'_> {
@@ -451,6 +454,62 @@ impl<'a> Block<'a> {
                 );
                 false
             }
+        }
+    }
+
+    /// Opens a meeting of the block's threads at one warp intrinsic, on the
+    /// split path: the macro puts a warp intrinsic there only where every
+    /// live thread reaches it (block-uniform control flow), as one
+    /// statement whose other operands are pure. Each live thread then
+    /// evaluates the call (its arrival is recorded, [`Thread::shfl_sync`]
+    /// & co. give 0), [`Block::warp_exchange`] completes it for every warp
+    /// at once, and each thread runs the statement again, the call now
+    /// giving its result. So the lanes of each warp exchange their values
+    /// in lockstep, as on the coroutine path, with no switch per thread.
+    pub fn warp_gather(&self) {
+        let mut m = self.meeting.borrow_mut();
+        m.gathering = true;
+        m.wait.clear();
+        m.wait.resize(self.thread_count(), Wait::Done);
+    }
+
+    /// Completes the meeting [`Block::warp_gather`] opened: every warp's
+    /// lanes exchange values as `warp::complete` rules (the threads that
+    /// returned count as exited). False after recording the fault of a
+    /// broken warp rule (the block ends), as the coroutine path reports it.
+    pub fn warp_exchange(&self) -> bool {
+        let mut m = self.meeting.borrow_mut();
+        m.gathering = false;
+        let fault = match warp::complete(&mut m.wait) {
+            Ok(_) => warp::stuck(&m.wait),
+            Err(f) => Some(f),
+        };
+        drop(m);
+        match fault {
+            None => true,
+            Some((lin, message)) => {
+                if !self.cancelled() {
+                    self.divergent(lin, format_args!("{message}"));
+                }
+                false
+            }
+        }
+    }
+
+    /// Thread `lin` at the open meeting's warp intrinsic: records its
+    /// arrival `a` while gathering (giving 0), else gives its result.
+    /// `None` where no meeting is open (a gpujit bug).
+    pub(super) fn meet(&self, lin: usize, a: Arrival) -> Option<u64> {
+        let mut m = self.meeting.borrow_mut();
+        let gathering = m.gathering;
+        let slot = m.wait.get_mut(lin)?;
+        match *slot {
+            _ if gathering => {
+                *slot = Wait::Warp(a);
+                Some(0)
+            }
+            Wait::Ready(r) => Some(r),
+            _ => None,
         }
     }
 

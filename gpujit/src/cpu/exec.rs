@@ -32,6 +32,7 @@ use crate::cpu::merge::Runs;
 use crate::cpu::paths::{self, PathCounts};
 use crate::cpu::strategy::{strategies_off, Strategies};
 use crate::cpu::thread::Thread;
+use crate::cpu::warp::Meeting;
 use crate::error::{Error, Result};
 use crate::kernel_def::CpuLaunch;
 
@@ -374,6 +375,7 @@ impl LaunchCtx {
             rows: Cell::new(false),
             inner: Cell::new(false),
             epoch: Cell::new(0),
+            meeting: RefCell::new(Meeting::default()),
             shadow: batch.shadow.as_ref(),
         };
         // The thread loops and coroutines catch their threads' panics; this

@@ -11,6 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::cpu::block::Block;
 use crate::cpu::ctx::{Batch, LaunchCtx};
+use crate::cpu::warp::Meeting;
 
 /// The fewest blocks a merged run has (`CpuLaunch::run_blocks_merged`):
 /// fewer gain little over running them one by one.
@@ -109,6 +110,7 @@ impl LaunchCtx {
             rows: Cell::new(false),
             inner: Cell::new(false),
             epoch: Cell::new(0),
+            meeting: RefCell::new(Meeting::default()),
             shadow: None,
         };
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&b))) {

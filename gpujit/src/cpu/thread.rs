@@ -218,21 +218,23 @@ impl<'a> Thread<'a> {
 
     /// Suspends at warp intrinsic `op` (call number `site + 1` of the
     /// kernel) until the lanes of its mask are there; its result's bits
-    /// (see `warp.rs`). Records a fault (a gpujit bug) off the coroutine
-    /// path, where the macro never puts a warp intrinsic, and gives `value`.
+    /// (see `warp.rs`). Off the coroutine path, the split path's meeting
+    /// (`Block::warp_gather`) records the arrival, then gives the result.
+    /// Records a fault (a gpujit bug) anywhere else, and gives `value`.
     fn warp(&self, site: u32, op: WarpOp, mask: u32, value: u64, arg: u32) -> u64 {
+        let a = Arrival {
+            site,
+            op,
+            mask,
+            value,
+            arg,
+        };
         match self.yielder {
-            Some(y) => y.suspend(Suspend::Warp(Arrival {
-                site,
-                op,
-                mask,
-                value,
-                arg,
-            })),
-            None => {
-                self.fault("a warp intrinsic reached outside the coroutine path (gpujit bug)");
+            Some(y) => y.suspend(Suspend::Warp(a)),
+            None => self.block.meet(self.lin, a).unwrap_or_else(|| {
+                self.fault("a warp intrinsic reached outside a warp meeting (gpujit bug)");
                 value
-            }
+            }),
         }
     }
 
@@ -296,12 +298,12 @@ impl<'a> Thread<'a> {
         self.warp(site, WarpOp::MatchAny, mask, value.warp_bits(), 0) as u32
     }
 
-    /// `__match_all_sync(mask, value, &pred)`: `(mask, true)` if every lane
-    /// of the mask has the same bits, else `(0, false)`.
+    /// `__match_all_sync(mask, value, &pred)`'s result: the lanes of `mask`
+    /// that take part if they all have the same bits, else 0 (the predicate
+    /// is `result != 0`: the calling lane takes part).
     #[inline]
-    pub fn match_all_sync<T: WarpValue>(&self, site: u32, mask: u32, value: T) -> (u32, bool) {
-        let r = self.warp(site, WarpOp::MatchAll, mask, value.warp_bits(), 0);
-        (r as u32, r >> 32 != 0)
+    pub fn match_all_sync<T: WarpValue>(&self, site: u32, mask: u32, value: T) -> u32 {
+        self.warp(site, WarpOp::MatchAll, mask, value.warp_bits(), 0) as u32
     }
 
     /// `__activemask()`: the lanes of this warp at this call together.

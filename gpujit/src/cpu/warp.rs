@@ -154,6 +154,15 @@ pub(crate) enum Suspend {
     Warp(Arrival),
 }
 
+/// The warp intrinsic the threads of a split block meet at (the split
+/// path's lockstep exchange, `Block::warp_gather`): each live thread's
+/// arrival while `gathering`, then its result.
+#[derive(Debug, Default)]
+pub(super) struct Meeting {
+    pub(super) gathering: bool,
+    pub(super) wait: Vec<Wait>,
+}
+
 /// Where a thread of a block on the coroutine path is.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Wait {
@@ -197,6 +206,7 @@ pub(super) fn complete(wait: &mut [Wait]) -> Result<Completed, (usize, String)> 
     let n = wait.len();
     for w0 in (0..n).step_by(LANES) {
         let warp = &mut wait[w0..(w0 + LANES).min(n)];
+        masks_agree(warp).map_err(|(lane, m)| (w0 + lane, m))?;
         for l in 0..warp.len() {
             let Wait::Warp(a) = warp[l] else { continue };
             let Some(group) = group(warp, l, &a).map_err(|m| (w0 + l, m))? else {
@@ -211,6 +221,46 @@ pub(super) fn complete(wait: &mut [Wait]) -> Result<Completed, (usize, String)> 
         }
     }
     Ok(done)
+}
+
+/// Checks that the lanes of one call that name each other in their masks
+/// give the same mask, whichever completes first (CUDA's rule; checked
+/// before any completes, so that a lane whose mask names fewer lanes cannot
+/// complete alone and hide the difference).
+fn masks_agree(warp: &[Wait]) -> Result<(), (usize, String)> {
+    // The common case first: every waiting lane at one call with one mask.
+    let mut calls = warp.iter().filter_map(|w| match w {
+        Wait::Warp(a) => Some((a.site, a.mask)),
+        _ => None,
+    });
+    if let Some(first) = calls.next() {
+        if calls.all(|c| c == first) {
+            return Ok(());
+        }
+    }
+    for (l, w) in warp.iter().enumerate() {
+        let Wait::Warp(a) = w else { continue };
+        if a.op == WarpOp::ActiveMask {
+            continue;
+        }
+        for m in lanes(a.mask) {
+            if let Some(Wait::Warp(b)) = warp.get(m) {
+                if b.site == a.site && b.mask != a.mask {
+                    return Err((l, different_masks(l, m, a, b)));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn different_masks(l: usize, m: usize, a: &Arrival, b: &Arrival) -> String {
+    format!(
+        "lanes {l} and {m} call {} with different masks, {:#010x} and {:#010x}; on a GPU this is undefined",
+        call(a),
+        a.mask,
+        b.mask
+    )
 }
 
 /// The lanes of lane `l`'s call `a` if they are all there, `None` if one
@@ -240,12 +290,7 @@ fn group(warp: &[Wait], l: usize, a: &Arrival) -> Result<Option<u32>, String> {
             None | Some(Wait::Done) => {}
             Some(Wait::Warp(b)) if b.site == a.site => {
                 if b.mask != a.mask {
-                    return Err(format!(
-                        "lanes {l} and {m} call {} with different masks, {:#010x} and {:#010x}; on a GPU this is undefined",
-                        call(a),
-                        a.mask,
-                        b.mask
-                    ));
+                    return Err(different_masks(l, m, a, b));
                 }
                 group |= 1 << m;
             }
@@ -298,6 +343,8 @@ fn results(warp: &[Wait], group: u32, a: &Arrival) -> Result<[u64; LANES], (usiz
                     .fold(0u32, |b, m| b | 1 << m),
             ),
             // The mask in the low 32 bits, the predicate in bit 32.
+            // The lanes that take part, as a GPU gives them (Numba's
+            // `test_match_all_sync`: 0x3ff for a warp of 10 lanes).
             WarpOp::MatchAll if all_equal => u64::from(group) | 1 << 32,
             WarpOp::MatchAll => 0,
             WarpOp::ActiveMask => u64::from(group),

@@ -211,10 +211,13 @@ fn rewrite<'k>(nodes: Vec<Node<'k>>, chosen: &[LocalId]) -> Vec<Node<'k>> {
             }),
             Node::Loop(body) => out.push(Node::Loop(rewrite(body, chosen))),
             Node::Scope(body) => out.push(Node::Scope(rewrite(body, chosen))),
-            n
-            @ (Node::Barrier | Node::Vote { .. } | Node::Uniform(_) | Node::Break | Node::Continue | Node::Return) => {
-                out.push(n)
-            }
+            n @ (Node::Barrier
+            | Node::Vote { .. }
+            | Node::Warp { .. }
+            | Node::Uniform(_)
+            | Node::Break
+            | Node::Continue
+            | Node::Return) => out.push(n),
         }
     }
     out

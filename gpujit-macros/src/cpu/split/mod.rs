@@ -6,7 +6,13 @@
 //! `if`/`for`/`while`/`loop` around a barrier runs once per block, after the
 //! runtime checked that every thread computes the same condition or bounds
 //! (CUDA requires the control flow around a barrier to be block-uniform; a
-//! disagreement is a divergent-barrier fault). Locals that live across a
+//! disagreement is a divergent-barrier fault). A warp intrinsic that every
+//! thread of the block reaches (`plan::as_meeting`) splits the kernel too:
+//! a thread loop records each thread's arguments, the lanes of every warp
+//! exchange their values at once (`Block::warp_exchange`), and a second
+//! thread loop runs the statement with the result. Around such a meeting
+//! the control flow must be proven block-uniform (`meetings_under_uniform_flow`):
+//! warps may legally disagree where no barrier is. Locals that live across a
 //! barrier move into per-thread arrays, except the mutable ones that hold
 //! the same value in every thread (`block_locals`), which live once per
 //! block. What cannot be split this way (a
@@ -54,9 +60,9 @@ pub(super) fn split_checked(k: &Kernel) -> Option<TokenStream> {
 }
 
 fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream> {
-    // A warp intrinsic waits for other lanes: only the coroutine path's
-    // scheduler can run it (a part's thread loop would run it alone).
-    if has_warp_sync(&k.body) {
+    // The checked copy runs warp intrinsics on the coroutine path, whose
+    // scheduler orders the accesses at each `syncwarp` (`Block::pass_barrier`).
+    if checked && has_warp_sync(&k.body) {
         return None;
     }
     let (block_locals, nodes) = block_locals::hoist(k, plan(&k.body)?);
@@ -66,7 +72,7 @@ fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream>
     let decls = spill_decls(k, &uses, &mut em)?;
     let block_level: Vec<LocalId> = uses.block_vars.iter().chain(&uses.block_locals).copied().collect();
     let uniform = crate::analysis::Uniform::new(k, &block_level);
-    if !leaving_ifs_uniform(&nodes, &uniform) {
+    if !leaving_ifs_uniform(&nodes, &uniform) || !meetings_under_uniform_flow(&nodes, &uniform) {
         return None;
     }
     let body = Split {
@@ -86,6 +92,39 @@ fn leaving_ifs_uniform(nodes: &[Node], u: &crate::analysis::Uniform) -> bool {
     plan::walk(nodes, &mut |n| {
         if let Node::If { cond, leaves: true, .. } = n {
             ok &= u.is_uniform(cond, &[]);
+        }
+    });
+    ok
+}
+
+/// Whether every block-level `if` or loop around a warp meeting
+/// (`Node::Warp`) but no barrier has a condition or bounds proven the same
+/// in every thread. The lanes of one warp may take a branch the other
+/// warps skip (only a barrier needs the whole block), so the run-time check
+/// that the threads agree, which takes a disagreement for a divergent
+/// barrier, cannot guard such a branch: the kernel is not split.
+fn meetings_under_uniform_flow(nodes: &[Node], u: &crate::analysis::Uniform) -> bool {
+    fn has(nodes: &[Node], f: fn(&Node) -> bool) -> bool {
+        let mut found = false;
+        plan::walk(nodes, &mut |n| found |= f(n));
+        found
+    }
+    let meeting = |n: &Node| matches!(n, Node::Warp { .. });
+    let barrier = |n: &Node| matches!(n, Node::Barrier | Node::Vote { .. });
+    let mut ok = true;
+    plan::walk(nodes, &mut |n| {
+        let (exprs, bodies): (Vec<&Expr>, Vec<&[Node]>) = match n {
+            Node::If { cond, then, els, .. } => (vec![cond], vec![then, els]),
+            Node::While { cond, body } => (vec![cond], vec![body]),
+            Node::For {
+                stmt: Stmt::For { start, end, step, .. },
+                body,
+            } => (step.iter().chain([start, end]).collect(), vec![body]),
+            _ => return,
+        };
+        let meets = bodies.iter().any(|b| has(b, meeting));
+        if meets && !bodies.iter().any(|b| has(b, barrier)) {
+            ok &= u.all_uniform(&exprs);
         }
     });
     ok
@@ -236,6 +275,29 @@ impl Split<'_, '_> {
                     _ => quote! { let _ = #v; },
                 };
                 quote! { #run #keep }
+            }
+            Node::Warp { stmt, call } => {
+                // Each live thread's arrival (its arguments, evaluated
+                // once), the exchange, then the statement with the result.
+                let site = self.em.peek_site();
+                let e = self.em.expr(call);
+                let gather = wrap_part(self.em, &[], &[call], quote! { let _ = #e; });
+                let each = if self.em.track_exit {
+                    let ex = exited_ident();
+                    quote! { #blk.live_threads(&#ex, |#t| { #gather }); }
+                } else {
+                    quote! { #blk.threads(|#t| { #gather }); }
+                };
+                let run = self
+                    .em
+                    .replaying_warp(site, || interchange::plain_part(self.em, &[*stmt]));
+                quote! {
+                    #blk.warp_gather();
+                    #each
+                    if !#blk.warp_exchange() { return; }
+                    #run
+                    #cancel
+                }
             }
             Node::If { cond, then, els, .. } => {
                 let c = mixed("gj_cond");

@@ -38,6 +38,14 @@ pub(super) enum Node<'k> {
         body: Vec<Node<'k>>,
     },
     Loop(Vec<Node<'k>>),
+    /// A statement around one warp intrinsic (`as_meeting`): every live
+    /// thread evaluates the call, the lanes of each warp exchange their
+    /// values at once (`Block::warp_exchange`), then every live thread runs
+    /// the statement with the call giving its result.
+    Warp {
+        stmt: &'k Stmt,
+        call: &'k Expr,
+    },
     /// A `let` of, or an assignment to, a block-level local
     /// (`block_locals`): run once per block.
     Uniform(&'k Stmt),
@@ -47,9 +55,72 @@ pub(super) enum Node<'k> {
     Return,
 }
 
-/// Whether `s` holds a barrier: `syncthreads()` or a vote.
+/// Whether `s` holds a point where threads wait for others: a barrier
+/// (`syncthreads()` or a vote) or a warp intrinsic.
 fn has_barrier(s: &Stmt) -> bool {
-    has_block_barrier(s)
+    has_block_barrier(s) || any_expr_in_stmt(s, |p| p.sync == SyncScope::Warp)
+}
+
+/// The warp intrinsic of `s` where `s` can be a warp meeting (`Node::Warp`):
+/// a `let`, an assignment or an expression statement around exactly one
+/// warp intrinsic, evaluated unconditionally, whose arguments wait for no
+/// thread and whose value arguments are scalars, with every other operand
+/// of `s` pure (no memory read, effect or fault; a stored element's indices
+/// too). Then evaluating the call's arguments in one thread loop and the
+/// rest of `s` in a second, after the exchange, runs each thread's
+/// accesses in its own order, with nothing observable moved across the
+/// exchange.
+pub(super) fn as_meeting(s: &Stmt) -> Option<&Expr> {
+    let value = match s {
+        Stmt::Let { init: Some(e), .. } | Stmt::Expr(e) => e,
+        Stmt::Assign {
+            place: Place::Local(_),
+            value,
+            ..
+        } => value,
+        Stmt::Assign {
+            place: Place::Elem(_, idx),
+            value,
+            ..
+        } if idx.iter().all(|i| pure_around(i, &mut None)) => value,
+        _ => return None,
+    };
+    let mut call = None;
+    if pure_around(value, &mut call) {
+        call
+    } else {
+        None
+    }
+}
+
+/// Whether `e` is pure but for at most one warp intrinsic (then `call`),
+/// evaluated whenever `e` is (not under `&&`, `||` or a block).
+fn pure_around<'k>(e: &'k Expr, call: &mut Option<&'k Expr>) -> bool {
+    crate::stack::deep(|| {
+        if let ExprKind::Warp(f, args) = &e.kind {
+            let args_ok = f.spec().args.iter().zip(args).all(|((kind, _), a)| {
+                !any_in_expr(a, |p| p.sync != SyncScope::None)
+                    && (*kind != WarpArg::Value || matches!(a.ty, Ty::Scalar(_)))
+            });
+            return call.replace(e).is_none() && args_ok;
+        }
+        let p = expr_props(e);
+        if p.may_fault || p.effects || p.reads_memory || p.sync != SyncScope::None {
+            return false;
+        }
+        let conditional = matches!(e.kind, ExprKind::Binary(BinOp::And | BinOp::Or, ..));
+        if conditional && any_in_expr(e, |p| p.sync == SyncScope::Warp) {
+            return false;
+        }
+        let mut ok = true;
+        expr_children(e, &mut |c| {
+            ok &= match c {
+                Child::Expr(x) => pure_around(x, call),
+                Child::Block(_) => false,
+            }
+        });
+        ok
+    })
 }
 
 /// `e` as a vote whose predicate holds no barrier.
@@ -61,7 +132,7 @@ pub(super) fn as_vote(e: &Expr) -> Option<(Vote, &Expr)> {
 }
 
 fn expr_has_barrier(e: &Expr) -> bool {
-    any_in_expr(e, |p| p.sync == SyncScope::Block)
+    any_in_expr(e, |p| matches!(p.sync, SyncScope::Block | SyncScope::Warp))
 }
 
 /// Whether `s` holds a `break`/`continue` that leaves `s` itself (it targets
@@ -131,6 +202,13 @@ pub(super) fn plan(b: &Block) -> Option<Vec<Node<'_>>> {
                     return None;
                 }
                 run.push(s);
+            }
+            _ if as_meeting(s).is_some() => {
+                flush(&mut run, &mut nodes);
+                nodes.push(Node::Warp {
+                    stmt: s,
+                    call: as_meeting(s)?,
+                });
             }
             Stmt::Let { local, init: Some(e) } if as_vote(e).is_some() => {
                 flush(&mut run, &mut nodes);
@@ -203,6 +281,7 @@ pub(super) fn walk<'a, 'k>(nodes: &'a [Node<'k>], f: &mut dyn FnMut(&'a Node<'k>
             Node::Threads(_)
             | Node::Barrier
             | Node::Vote { .. }
+            | Node::Warp { .. }
             | Node::Uniform(_)
             | Node::Break
             | Node::Continue
@@ -259,6 +338,8 @@ impl Uses {
                     self.part_with_arrays(ids, arrays);
                 }
                 Node::Loop(body) | Node::Scope(body) => self.nodes(body),
+                // The gather loop reads a subset of the statement's locals.
+                Node::Warp { stmt, .. } => self.part_of(&[stmt], &[]),
                 // Its locals are block-level (never spilled).
                 Node::Uniform(_) => {}
                 Node::Barrier | Node::Break | Node::Continue | Node::Return => {}

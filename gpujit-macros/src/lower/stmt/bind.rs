@@ -122,9 +122,13 @@ impl Lower {
                     self.errors.push(err(tuple.span(), "a tuple `let` needs a value"));
                     return;
                 };
-                let parts = match self.device_tuple(init, tuple.elems.len(), out) {
+                let n = tuple.elems.len();
+                let parts = match self.match_all_tuple(init, n, out) {
                     Some(parts) => Some(parts),
-                    None => self.tuple_parts(init, tuple.elems.len()),
+                    None => match self.device_tuple(init, n, out) {
+                        Some(parts) => Some(parts),
+                        None => self.tuple_parts(init, n),
+                    },
                 };
                 let Some(parts) = parts else { return };
                 let mut locals = Vec::new();
