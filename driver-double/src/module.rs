@@ -444,6 +444,7 @@ pub fn translation_unit(source: &str, sigs: &[Signature]) -> String {
         "__any_sync",
         "__uni_sync",
         "__match_any_sync",
+        "__match_all_sync",
         "__activemask",
         "__syncwarp",
     ]

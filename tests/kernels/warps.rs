@@ -435,6 +435,28 @@ pub fn meetings(x: &[i64], arg: &[u32], rounds: u32, out: ArrayViewMut2<i64>) {
     out[[7, i]] = all + 2 * any + 4 * eq;
 }
 
+/// Values of types only rustc knows: an element of a module `const` array,
+/// and a device function's result.
+const OFFSETS: [i64; 4] = [10, -20, 30, -40];
+
+/// `2 * v`.
+#[gpu_device]
+pub fn twice(v: i64) -> i64 {
+    2 * v
+}
+
+/// Each thread: lane 1's `OFFSETS[i % 4]` (shuffled), plus the lane below's
+/// `twice(i)` (its own in lane 0), plus whether every lane of the warp
+/// matched `OFFSETS[0]`.
+#[gpu_kernel]
+pub fn outside_values(out: &mut [i64]) {
+    let i = grid(1);
+    let a = shfl_sync(0xffff_ffff, OFFSETS[i % 4], 1);
+    let b = shfl_up_sync(0xffff_ffff, twice(i as i64), 1);
+    let (_, all) = match_all_sync(0xffff_ffff, OFFSETS[0]);
+    out[i] = a + b + all as i64;
+}
+
 /// Numba's kernels, for NVRTC.
 pub fn numba_kernels() -> Vec<&'static gpujit::__private::KernelDef> {
     vec![
@@ -476,6 +498,7 @@ pub fn intrinsic_kernels() -> Vec<&'static gpujit::__private::KernelDef> {
         &masks_differ::KERNEL,
         &meetings::KERNEL,
         &match_all_masks::KERNEL,
+        &outside_values::KERNEL,
     ]
     .into_iter()
     .chain(numba_kernels())

@@ -29,6 +29,7 @@ pub fn cases() -> Vec<common::Case> {
         any => votes_matches_and_lane_masks_follow_the_mask,
         any => match_any_compares_bits,
         any => match_all_follows_the_mask,
+        any => values_of_types_only_rustc_knows_are_exchanged,
         any => a_two_stage_shuffle_reduction_sums_each_block,
         any => a_device_function_shuffles,
         cpu => breaking_the_warp_rules_is_a_fault_naming_the_lanes,
@@ -242,6 +243,20 @@ fn match_all_follows_the_mask() {
             );
         }
     }
+}
+
+/// Found by the fuzzer: a module constant's element was refused as a
+/// shuffled value (its type is rustc's to know).
+fn values_of_types_only_rustc_knows_are_exchanged() {
+    let mut out = zeros::<i64>(64).unwrap();
+    outside_values![1, 64](&mut out).unwrap();
+    let want: Vec<i64> = (0..64i64)
+        .map(|i| {
+            let below = if i % 32 == 0 { i } else { i - 1 };
+            -20 + 2 * below + 1
+        })
+        .collect();
+    assert_eq!(out.copy_to_host().unwrap(), want);
 }
 
 fn match_any_compares_bits() {

@@ -59,6 +59,9 @@ const INTS: [Ty; 9] = [
 ];
 /// The types contended (order-independent) atomics take.
 const ATOMIC_INTS: [Ty; 5] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::Usize];
+/// The types a warp shuffle exchanges (and, but for the floats, whose NaN
+/// payloads the backends may make differently, a match compares).
+const WARP_VALUES: [Ty; 7] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::Usize, Ty::F32, Ty::F64];
 /// The types of uncontended atomics.
 const ATOMIC_ALL: [Ty; 7] = [Ty::I32, Ty::U32, Ty::F32, Ty::I64, Ty::U64, Ty::Usize, Ty::F64];
 
@@ -672,6 +675,7 @@ impl Gen<'_> {
             19 => self.math_store(),
             20 if nested => self.guarded(ctx),
             21 if nested => self.grid_stride(ctx),
+            22 if barriers => self.warp_op(),
             _ => self.let_stmt(ctx, false),
         }
     }
@@ -1036,6 +1040,64 @@ impl Gen<'_> {
             _ => {
                 self.line(&format!("let {name} = syncthreads_or({p});"));
                 self.declare(scalar_var(name, Ty::Bool, true));
+            }
+        }
+    }
+
+    /// A warp intrinsic with the whole warp's mask where every thread of the
+    /// block is live (block-uniform control flow): only those a partial
+    /// last warp cannot break (votes, `shfl_up_sync`, `shfl_sync` from lane
+    /// 0, integer matches, `syncwarp`, `activemask`); `shfl_down_sync` and
+    /// `shfl_xor_sync` would read its missing lanes.
+    fn warp_op(&mut self) {
+        const FULL: &str = "0xffff_ffff";
+        let name = self.fresh("w");
+        match self.c.below(7) {
+            0 => {
+                let (p, _) = self.expr(Ty::Bool, 2, false);
+                self.line(&format!("let {name} = ballot_sync({FULL}, {p});"));
+                self.declare(scalar_var(name, Ty::U32, false));
+            }
+            1 => {
+                let (p, _) = self.expr(Ty::Bool, 2, false);
+                let vote = self.pick(&["all_sync", "any_sync", "eq_sync"]);
+                self.line(&format!("let {name} = {vote}({FULL}, {p});"));
+                self.declare(scalar_var(name, Ty::Bool, false));
+            }
+            2 => {
+                let ty = self.pick(&WARP_VALUES);
+                let (v, _) = self.expr(ty, 2, false);
+                let (d, _) = self.expr(Ty::U32, 1, false);
+                self.line(&format!("let {name}: {} = shfl_up_sync({FULL}, {v}, {d});", ty.rs()));
+                self.declare(scalar_var(name, ty, false));
+            }
+            3 => {
+                let ty = self.pick(&WARP_VALUES);
+                let (v, _) = self.expr(ty, 2, false);
+                self.line(&format!("let {name}: {} = shfl_sync({FULL}, {v}, 0);", ty.rs()));
+                self.declare(scalar_var(name, ty, false));
+            }
+            4 => {
+                let ty = self.pick(&WARP_VALUES[..5]);
+                let (v, _) = self.expr(ty, 2, false);
+                self.line(&format!("let {name} = match_any_sync({FULL}, {v} as {});", ty.rs()));
+                self.declare(scalar_var(name, Ty::U32, false));
+            }
+            5 => {
+                let ty = self.pick(&WARP_VALUES[..5]);
+                let (v, _) = self.expr(ty, 2, false);
+                let all = self.fresh("w");
+                self.line(&format!(
+                    "let ({name}, {all}) = match_all_sync({FULL}, {v} as {});",
+                    ty.rs()
+                ));
+                self.declare(scalar_var(name, Ty::U32, false));
+                self.declare(scalar_var(all, Ty::Bool, false));
+            }
+            _ => {
+                self.line(&format!("syncwarp({FULL});"));
+                self.line(&format!("let {name} = activemask();"));
+                self.declare(scalar_var(name, Ty::U32, false));
             }
         }
     }
@@ -1488,7 +1550,7 @@ const NUMERIC_AND_BOOL: [Ty; 12] = [
     Ty::Bool,
 ];
 /// The statement kinds of [`Gen::stmt`].
-const STMT_KINDS: u64 = 22;
+const STMT_KINDS: u64 = 23;
 /// The reference's bound for the transcendental functions, in ulps.
 const MATH_ULPS: u64 = 4;
 

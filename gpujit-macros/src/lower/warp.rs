@@ -176,7 +176,9 @@ fn value_error(f: WarpFn, a: &Expr, ty: Ty) -> Option<syn::Error> {
     let name = f.spec().name;
     let (shown, help) = match ty {
         Ty::Scalar(s) if WarpFn::VALUE_TYPES.contains(&s) => return None,
-        Ty::Var(_) | Ty::Opaque(None) => return None,
+        // Unknown yet, or known to rustc only (a module constant, a device
+        // function's result): its stub's `T: WarpValue` bound checks it.
+        Ty::Var(_) | Ty::Opaque(_) | Ty::Callee(..) => return None,
         Ty::Scalar(Scalar::Bool) => (
             "`bool`".to_string(),
             "vote instead: `ballot_sync(mask, p)` gives every lane's predicate".to_string(),

@@ -499,6 +499,7 @@ impl<'a> Block<'a> {
     /// Thread `lin` at the open meeting's warp intrinsic: records its
     /// arrival `a` while gathering (giving 0), else gives its result.
     /// `None` where no meeting is open (a gpujit bug).
+    #[inline]
     pub(super) fn meet(&self, lin: usize, a: Arrival) -> Option<u64> {
         let mut m = self.meeting.borrow_mut();
         let gathering = m.gathering;

@@ -221,6 +221,7 @@ impl<'a> Thread<'a> {
     /// (see `warp.rs`). Off the coroutine path, the split path's meeting
     /// (`Block::warp_gather`) records the arrival, then gives the result.
     /// Records a fault (a gpujit bug) anywhere else, and gives `value`.
+    #[inline]
     fn warp(&self, site: u32, op: WarpOp, mask: u32, value: u64, arg: u32) -> u64 {
         let a = Arrival {
             site,
@@ -230,11 +231,15 @@ impl<'a> Thread<'a> {
             arg,
         };
         match self.yielder {
-            Some(y) => y.suspend(Suspend::Warp(a)),
-            None => self.block.meet(self.lin, a).unwrap_or_else(|| {
-                self.fault("a warp intrinsic reached outside a warp meeting (gpujit bug)");
-                value
-            }),
+            Some(y) => suspend_at_warp(y, a),
+            // Inlined into the split path's thread loops, one per meeting.
+            None => match self.block.meet(self.lin, a) {
+                Some(r) => r,
+                None => {
+                    self.fault("a warp intrinsic reached outside a warp meeting (gpujit bug)");
+                    value
+                }
+            },
         }
     }
 
@@ -538,4 +543,11 @@ impl Faults for Thread<'_> {
     fn fault(&self, message: &'static str) {
         Thread::fault(*self, message)
     }
+}
+
+/// A thread on the coroutine path suspends at a warp intrinsic (kept out of
+/// the split path's inlined thread loops).
+#[inline(never)]
+fn suspend_at_warp(y: &Yielder<u64, Suspend>, a: Arrival) -> u64 {
+    y.suspend(Suspend::Warp(a))
 }

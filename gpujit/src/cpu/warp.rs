@@ -206,6 +206,11 @@ pub(super) fn complete(wait: &mut [Wait]) -> Result<Completed, (usize, String)> 
     let n = wait.len();
     for w0 in (0..n).step_by(LANES) {
         let warp = &mut wait[w0..(w0 + LANES).min(n)];
+        if let Some(syncwarp) = complete_whole(warp) {
+            done.any = true;
+            done.syncwarp |= syncwarp;
+            continue;
+        }
         masks_agree(warp).map_err(|(lane, m)| (w0 + lane, m))?;
         for l in 0..warp.len() {
             let Wait::Warp(a) = warp[l] else { continue };
@@ -221,6 +226,34 @@ pub(super) fn complete(wait: &mut [Wait]) -> Result<Completed, (usize, String)> 
         }
     }
     Ok(done)
+}
+
+/// Completes the common case at once: a whole warp of 32 lanes, each at
+/// the same call with the full mask (every rule holds, and every source
+/// lane takes part). `Some(whether it was a syncwarp)` if it did.
+fn complete_whole(warp: &mut [Wait]) -> Option<bool> {
+    let Some(&Wait::Warp(a)) = warp.first() else {
+        return None;
+    };
+    if warp.len() != LANES || a.mask != u32::MAX || a.op == WarpOp::ActiveMask {
+        return None;
+    }
+    let mut value = [0u64; LANES];
+    let mut arg = [0u32; LANES];
+    for (l, w) in warp.iter().enumerate() {
+        match w {
+            Wait::Warp(b) if b.site == a.site && b.mask == a.mask => {
+                value[l] = b.value;
+                arg[l] = b.arg;
+            }
+            _ => return None,
+        }
+    }
+    let out = results_of(&value, &arg, u32::MAX, &a).ok()?;
+    for (w, r) in warp.iter_mut().zip(out) {
+        *w = Wait::Ready(r);
+    }
+    Some(a.op == WarpOp::SyncWarp)
 }
 
 /// Checks that the lanes of one call that name each other in their masks
@@ -311,10 +344,28 @@ fn results(warp: &[Wait], group: u32, a: &Arrival) -> Result<[u64; LANES], (usiz
             arg[m] = b.arg;
         }
     }
+    results_of(&value, &arg, group, a)
+}
+
+/// [`results`] given the lanes' values and lane arguments.
+fn results_of(
+    value: &[u64; LANES],
+    arg: &[u32; LANES],
+    group: u32,
+    a: &Arrival,
+) -> Result<[u64; LANES], (usize, String)> {
     let mut out = [0u64; LANES];
-    let yes = lanes(group).filter(|&m| value[m] != 0).fold(0u32, |b, m| b | 1 << m);
-    let first = lanes(group).next();
-    let all_equal = first.is_none_or(|f| lanes(group).all(|m| value[m] == value[f]));
+    let shuffle = matches!(a.op, WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor);
+    // What the votes and `match_all` need (a shuffle needs neither).
+    let (yes, all_equal) = if shuffle {
+        (0, false)
+    } else {
+        let first = lanes(group).next();
+        (
+            lanes(group).filter(|&m| value[m] != 0).fold(0u32, |b, m| b | 1 << m),
+            first.is_none_or(|f| lanes(group).all(|m| value[m] == value[f])),
+        )
+    };
     for l in lanes(group) {
         out[l] = match a.op {
             WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor => {
