@@ -1,5 +1,9 @@
 // Found by the fuzzer: GPUJIT_FUZZ_SEED=1 kernel `fz44`, shrunk; the path that disagreed with
 // the CPU backend's reference path: double. Every run includes it: it must agree on every path.
+// A kernel whose only warp intrinsic is `match_all_sync`: the driver double ran its blocks' threads
+// one after another (its list of intrinsics that need OS threads lacked `__match_all_sync`), where
+// lane 0 would wait for lanes not yet started. (The run that shrank it also had a stale double, whose
+// shim lacked `__match_all_sync`: g++ rejected the kernel.) Fixed in driver-double/src/module.rs.
 // choices: 2 1 0 1 1 0 0 1 3 48 18 0 21 27 0 1 1 62 10 4 5 78 6 7 0 2 1 3 3 7 7 3 7 6 5 13 0 8 17 4 64 0 23 3 98 0 1 4 22 5 0 2 0
 #[allow(warnings, arithmetic_overflow, unconditional_panic, clippy::all)]
 pub mod seed1_fz44 {

@@ -535,6 +535,19 @@ mod tests {
         assert!(complete(&mut w).unwrap_err().1.contains("different masks"));
         let mut w = vec![at(WarpOp::SyncWarp, 0b10, 0, 0)];
         assert!(complete(&mut w).unwrap_err().1.contains("does not name it"));
+        // Lane 0's mask names itself only: it must not complete alone and
+        // hide that lane 1, naming it, gives another mask.
+        let mut w = vec![at(WarpOp::Ballot, 0b01, 1, 0), at(WarpOp::Ballot, 0b11, 1, 0)];
+        let (lane, m) = complete(&mut w).unwrap_err();
+        assert_eq!(lane, 1);
+        assert!(
+            m.contains("lanes 1 and 0 call ballot_sync() number 1 with different masks"),
+            "{m}"
+        );
+        // A whole warp with the full mask completes at once.
+        let mut w: Vec<Wait> = (0..32).map(|l| at(WarpOp::ShflXor, u32::MAX, l, 1)).collect();
+        assert!(complete(&mut w).unwrap().any);
+        assert_eq!((ready(&w[0]), ready(&w[1]), ready(&w[31])), (1, 0, 30));
     }
 
     #[test]
