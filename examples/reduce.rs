@@ -6,6 +6,10 @@
 //! the host (in `f64`); the program exits non-zero if they differ by more
 //! than `f32` rounding allows.
 //!
+//! The same sum with the library's `block_reduce_sum` (the same shuffle tree
+//! and shared array, written out by the macro) runs beside it, checked and
+//! timed alike.
+//!
 //! Run: `cargo run --release --example reduce -- [N]` (default 2²⁶ values).
 
 use gpujit::prelude::*;
@@ -60,6 +64,31 @@ pub fn block_sums(x: &[f32], partial: &mut [f32]) {
 }
 
 /// Both stages: the sum of `x` into `total[0]`.
+/// [`block_sums`] with the library's block reduction.
+#[gpu_kernel]
+pub fn block_sums_lib(x: &[f32], partial: &mut [f32]) {
+    let mut v = 0.0f32;
+    let mut i = grid(1);
+    while i < x.len() {
+        v += x[i];
+        i += gridsize(1);
+    }
+    let s = block_reduce_sum(v);
+    if thread_idx().x == 0 {
+        partial[block_idx().x] = s;
+    }
+}
+
+/// [`sum`] with [`block_sums_lib`].
+pub fn sum_lib(
+    x: &DeviceArray<f32>,
+    partial: &mut DeviceArray<f32>,
+    total: &mut DeviceArray<f32>,
+) -> gpujit::Result<()> {
+    block_sums_lib![BLOCKS, THREADS](x, partial)?;
+    block_sums_lib![1, THREADS](partial, total)
+}
+
 pub fn sum(x: &DeviceArray<f32>, partial: &mut DeviceArray<f32>, total: &mut DeviceArray<f32>) -> gpujit::Result<()> {
     block_sums![BLOCKS, THREADS](x, partial)?;
     block_sums![1, THREADS](partial, total)
@@ -77,25 +106,31 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let d_x = gpujit::to_device(&x)?;
     let mut partial = gpujit::zeros::<f32>(BLOCKS)?;
     let mut total = gpujit::zeros::<f32>(1)?;
-    sum(&d_x, &mut partial, &mut total)?;
-    let got = f64::from(total.copy_to_host()?[0]);
     let start = std::time::Instant::now();
     let want: f64 = x.iter().map(|&v| f64::from(v)).sum();
     let host = start.elapsed().as_secs_f64();
-    // Each thread adds about n / 65536 values in `f32`, then 13 levels of
-    // pairs: a relative error of a few 1e-7 per level.
-    let ok = (got - want).abs() <= 1e-5 * want.abs().max(1.0);
-    println!(
-        "result: sum of {n} values {got} (host, in f64: {want}; relative difference {:.1e}); match: {}",
-        (got - want).abs() / want.abs().max(1.0),
-        gpujit_examples::verdict(ok)
-    );
-    let t = gpujit_examples::median_secs(5, || sum(&d_x, &mut partial, &mut total))?;
-    println!(
-        "kernel: median of 5 warm runs {} (a plain loop on the host, one core: {})",
-        gpujit_examples::human_time(t),
-        gpujit_examples::human_time(host)
-    );
+    let mut ok = true;
+    type Sum = fn(&DeviceArray<f32>, &mut DeviceArray<f32>, &mut DeviceArray<f32>) -> gpujit::Result<()>;
+    let ways: [(&str, Sum); 2] = [("shuffles written out", sum), ("block_reduce_sum", sum_lib)];
+    for (what, f) in ways {
+        f(&d_x, &mut partial, &mut total)?;
+        let got = f64::from(total.copy_to_host()?[0]);
+        // Each thread adds about n / 65536 values in `f32`, then 13 levels of
+        // pairs: a relative error of a few 1e-7 per level.
+        let close = (got - want).abs() <= 1e-5 * want.abs().max(1.0);
+        ok &= close;
+        println!(
+            "result ({what}): sum of {n} values {got} (host, in f64: {want}; relative difference {:.1e}); match: {}",
+            (got - want).abs() / want.abs().max(1.0),
+            gpujit_examples::verdict(close)
+        );
+        let t = gpujit_examples::median_secs(5, || f(&d_x, &mut partial, &mut total))?;
+        println!(
+            "kernel ({what}): median of 5 warm runs {} (a plain loop on the host, one core: {})",
+            gpujit_examples::human_time(t),
+            gpujit_examples::human_time(host)
+        );
+    }
     if !ok {
         std::process::exit(1);
     }

@@ -291,6 +291,14 @@ pub fn reserved_device_name(ident: &syn::Ident) -> Option<syn::Error> {
             ),
         ));
     }
+    if crate::model::Collective::from_name(&name).is_some() {
+        return Some(syn::Error::new(
+            ident.span(),
+            format!(
+                "a device function cannot be named `{name}`: in a kernel, `{name}(value)` is gpujit's warp or block collective\n  = help: rename the function, e.g. `my_{name}`"
+            ),
+        ));
+    }
     let rec = table::by_bare(&name).or_else(|| table::by_cuda(&name, false))?;
     let what = match &rec.status {
         Status::Planned { plan, .. } => format!("which gpujit plans ({})", plan.feature),

@@ -223,6 +223,10 @@ pub use typecheck::{
     block_dim, block_idx, grid, grid_dim, gridsize, lane_id, shared_array, syncthreads, syncthreads_and,
     syncthreads_count, syncthreads_or, thread_idx, warp_size,
 };
+pub use typecheck::{
+    block_reduce_max, block_reduce_min, block_reduce_sum, block_scan_exclusive_sum, block_scan_inclusive_sum,
+    warp_reduce_max, warp_reduce_min, warp_reduce_sum, warp_scan_exclusive_sum, warp_scan_inclusive_sum,
+};
 
 /// Signatures rustc checks the kernel body against (the macro emits a copy of
 /// the kernel, never called, that uses these). None of them runs.
@@ -953,6 +957,301 @@ pub mod typecheck {
     /// ```
     pub fn syncwarp(mask: u32) {
         let _ = mask;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The sum of `value` over the lanes of this thread's warp, given to
+    /// every lane (CUB's `WarpReduce::Sum`, broadcast; Numba has none).
+    /// `value` is a [`WarpValue`](crate::WarpValue) whose type is known where
+    /// it is called; integers wrap. Every lane of the warp must call it
+    /// together (in a block whose size is not a multiple of 32, the last
+    /// warp's lanes are fewer). It runs as five `shfl_sync` steps of a
+    /// tree, the same operations in the same order on every backend, so a
+    /// float sum has the same bits everywhere (see the reference's "Warp
+    /// and block collectives").
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn warp_sums(x: &[i32], out: &mut [i32]) {
+    ///     let i = grid(1);
+    ///     out[i] = warp_reduce_sum(x[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<i32> = (0..40).collect();
+    /// let mut out = gpujit::zeros::<i32>(40)?;
+    /// warp_sums![1, 40](&gpujit::to_device(&x)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[39]), ((0..32).sum(), (32..40).sum()));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn warp_reduce_sum<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The least `value` over the lanes of this thread's warp, given to
+    /// every lane (CUB's `WarpReduce::Reduce` with `cub::Min`); a NaN loses,
+    /// as in `f32::min`. The rules of [`warp_reduce_sum`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn warp_mins(x: &[f32], out: &mut [f32]) {
+    ///     let i = grid(1);
+    ///     out[i] = warp_reduce_min(x[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<f32> = (0..64).map(|i| (i as f32 - 20.0).abs()).collect();
+    /// let mut out = gpujit::zeros::<f32>(64)?;
+    /// warp_mins![1, 64](&gpujit::to_device(&x)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[5], out[40]), (0.0, 12.0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn warp_reduce_min<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The greatest `value` over the lanes of this thread's warp, given to
+    /// every lane (CUB's `WarpReduce::Reduce` with `cub::Max`); a NaN loses,
+    /// as in `f32::max`. The rules of [`warp_reduce_sum`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn warp_maxes(x: &[u64], out: &mut [u64]) {
+    ///     let i = grid(1);
+    ///     out[i] = warp_reduce_max(x[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<u64> = (0..64).map(|i| (i * 37) % 64).collect();
+    /// let mut out = gpujit::zeros::<u64>(64)?;
+    /// warp_maxes![1, 64](&gpujit::to_device(&x)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!(out[0], *x[..32].iter().max().unwrap());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn warp_reduce_max<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The sum of `value` over this lane and the lanes below it in its
+    /// warp (CUB's `WarpScan::InclusiveSum`): five `shfl_up_sync` steps
+    /// (Hillis and Steele). The rules of [`warp_reduce_sum`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn running(x: &[u32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     out[i] = warp_scan_inclusive_sum(x[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(64)?;
+    /// running![1, 64](&gpujit::to_device(&vec![1u32; 64])?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[31], out[32], out[63]), (1, 32, 1, 32));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn warp_scan_inclusive_sum<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The sum of `value` over the lanes below this one in its warp, 0 in
+    /// lane 0 (CUB's `WarpScan::ExclusiveSum`). The rules of
+    /// [`warp_reduce_sum`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn offsets(x: &[u32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     out[i] = warp_scan_exclusive_sum(x[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(32)?;
+    /// offsets![1, 32](&gpujit::to_device(&vec![2u32; 32])?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[1], out[31]), (0, 2, 62));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn warp_scan_exclusive_sum<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The sum of `value` over every thread of the block, given to every
+    /// thread (CUB's `BlockReduce::Sum`, broadcast; Numba has none). Any
+    /// block shape and size up to 1024. `value` is a
+    /// [`WarpValue`](crate::WarpValue) whose type is known where it is
+    /// called; integers wrap. It holds barriers: every thread of the block
+    /// must call it, as [`syncthreads`]. Each warp reduces its lanes with
+    /// shuffles, writes its sum to a shared array of 33 values, and every
+    /// warp reduces those alike: the same operations in the same order on
+    /// every backend. It cannot be called in a `#[gpu_device]` function
+    /// (see the reference's "Warp and block collectives").
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn block_sums(x: &[f32], out: &mut [f32]) {
+    ///     let i = grid(1);
+    ///     let v = if i < x.len() { x[i] } else { 0.0 };
+    ///     let s = block_reduce_sum(v);
+    ///     if thread_idx().x == 0 {
+    ///         out[block_idx().x] = s;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x = vec![0.5f32; 1000];
+    /// let mut out = gpujit::zeros::<f32>(4)?;
+    /// block_sums![4, 256](&gpujit::to_device(&x)?, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?, [128.0, 128.0, 128.0, 116.0]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn block_reduce_sum<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The least `value` over every thread of the block, given to every
+    /// thread (CUB's `BlockReduce::Reduce` with `cub::Min`); a NaN loses.
+    /// The rules of [`block_reduce_sum`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn block_mins(x: &[i64], out: &mut [i64]) {
+    ///     let i = grid(1);
+    ///     out[i] = block_reduce_min(x[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<i64> = (0..200).map(|i| (i - 150) * (i - 150)).collect();
+    /// let mut out = gpujit::zeros::<i64>(200)?;
+    /// block_mins![2, 100](&gpujit::to_device(&x)?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[199]), (51 * 51, 0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn block_reduce_min<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The greatest `value` over every thread of the block, given to every
+    /// thread (CUB's `BlockReduce::Reduce` with `cub::Max`); a NaN loses.
+    /// The rules of [`block_reduce_sum`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn block_maxes(x: &[f64], out: &mut [f64]) {
+    ///     let i = grid(1);
+    ///     out[i] = block_reduce_max(x[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<f64> = (0..96).map(|i| (i as f64 * 0.37).sin()).collect();
+    /// let mut out = gpujit::zeros::<f64>(96)?;
+    /// block_maxes![1, 96](&gpujit::to_device(&x)?, &mut out)?;
+    /// assert_eq!(out.copy_to_host()?[7], x.iter().copied().fold(f64::MIN, f64::max));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn block_reduce_max<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The sum of `value` over this thread and the threads before it in the
+    /// block, in linear thread order (`x` fastest; CUB's
+    /// `BlockScan::InclusiveSum`). Any block shape and size up to 1024. Each
+    /// warp scans its lanes with `shfl_up_sync`, every warp scans the warps'
+    /// totals alike, and each thread adds the totals of the warps before its
+    /// own (a shared array of 64 values, two barriers). The rules of
+    /// [`block_reduce_sum`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn prefix(x: &[u32], out: &mut [u32]) {
+    ///     let i = grid(1);
+    ///     out[i] = block_scan_inclusive_sum(x[i]);
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let mut out = gpujit::zeros::<u32>(300)?;
+    /// prefix![1, 300](&gpujit::to_device(&vec![3u32; 300])?, &mut out)?;
+    /// let out = out.copy_to_host()?;
+    /// assert_eq!((out[0], out[100], out[299]), (3, 303, 900));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn block_scan_inclusive_sum<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
+        unreachable!("{}", ONLY_IN_KERNELS)
+    }
+
+    /// The sum of `value` over the threads before this one in the block, in
+    /// linear thread order, 0 in thread 0 (CUB's `BlockScan::ExclusiveSum`):
+    /// where each thread writes its items in a stream compaction. The rules
+    /// of [`block_scan_inclusive_sum`] apply.
+    ///
+    /// ```
+    /// use gpujit::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn compact(x: &[f32], out: &mut [f32], kept: &mut [u32]) {
+    ///     let i = thread_idx().x;
+    ///     let keep = x[i] > 0.0;
+    ///     let at = block_scan_exclusive_sum(keep as u32);
+    ///     if keep {
+    ///         out[at as usize] = x[i];
+    ///     }
+    ///     if i == block_dim().x - 1 {
+    ///         kept[0] = at + keep as u32;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> gpujit::Result<()> {
+    /// let x: Vec<f32> = (0..128).map(|i| if i % 3 == 0 { i as f32 } else { -1.0 }).collect();
+    /// let mut out = gpujit::zeros::<f32>(128)?;
+    /// let mut kept = gpujit::zeros::<u32>(1)?;
+    /// compact![1, 128](&gpujit::to_device(&x)?, &mut out, &mut kept)?;
+    /// assert_eq!(kept.copy_to_host()?, [42]);
+    /// assert_eq!(out.copy_to_host()?[..3], [3.0, 6.0, 9.0]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn block_scan_exclusive_sum<T: crate::WarpValue>(value: T) -> T {
+        let _ = value;
         unreachable!("{}", ONLY_IN_KERNELS)
     }
     /// A `__shared__` array of type `A` (`[T; N]`, `[[T; N]; M]` or

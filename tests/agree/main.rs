@@ -115,6 +115,7 @@ fn main() -> std::process::ExitCode {
             cxx => assignments_evaluate_the_value_before_the_index_in_c,
             cxx => lanes_agree,
             cxx => warp_intrinsics_agree,
+            cxx => collectives_agree,
         ]
         .into_iter()
         .chain(common::group("cuda_kernels", cuda_kernels::cases()))

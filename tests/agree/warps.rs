@@ -119,3 +119,57 @@ pub(crate) fn warp_intrinsics_agree() {
     cases.push((&match_f64::KERNEL, ONE, lin(64), vec![v(&x), z::<u32>(&[64])], EXACT));
     check(cases);
 }
+
+/// The warp- and block-wide reductions and scans in the emitted C against
+/// the CPU backend, bit for bit: float sums whose order matters, a NaN
+/// among the minima and maxima, every block shape of the language test.
+pub(crate) fn collectives_agree() {
+    use crate::kernels::collectives::*;
+    let mut cases: Vec<Case> = Vec::new();
+    for block in SHAPES {
+        let threads = (block.0 * block.1 * block.2) as usize;
+        let n = 2 * threads;
+        let rows = [ROWS.len(), n];
+        let x32: Vec<f32> = (0..n)
+            .map(|i| {
+                if i == 40 {
+                    f32::NAN
+                } else {
+                    ((i * 7919) % 1013) as f32 / 97.0 - 5.0
+                }
+            })
+            .collect();
+        let x64: Vec<f64> = (0..n).map(|i| ((i * 6007) % 1009) as f64 / 89.0 - 5.0).collect();
+        let xi: Vec<i32> = (0..n as i32).map(|i| i.wrapping_mul(-1_640_531_527)).collect();
+        let xu: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        cases.push((
+            &collectives_f32::KERNEL,
+            lin(2),
+            block,
+            vec![v(&x32), z::<f32>(&rows)],
+            EXACT,
+        ));
+        cases.push((
+            &collectives_f64::KERNEL,
+            lin(2),
+            block,
+            vec![v(&x64), z::<f64>(&rows)],
+            EXACT,
+        ));
+        cases.push((
+            &collectives_i32::KERNEL,
+            lin(2),
+            block,
+            vec![v(&xi), z::<i32>(&rows)],
+            EXACT,
+        ));
+        cases.push((
+            &collectives_u64::KERNEL,
+            lin(2),
+            block,
+            vec![v(&xu), z::<u64>(&rows)],
+            EXACT,
+        ));
+    }
+    check(cases);
+}

@@ -15,6 +15,10 @@ use common::Expect;
 mod warp_kernels;
 use warp_kernels::*;
 
+#[path = "../kernels/collectives.rs"]
+#[allow(dead_code)] // `all` is for the crates that compile every kernel
+mod collective_kernels;
+
 /// The tests of this file, for the crate's harness.
 pub fn cases() -> Vec<common::Case> {
     let cpu = Some(common::Tool::CpuBackend);
@@ -23,6 +27,7 @@ pub fn cases() -> Vec<common::Case> {
         cpu => the_first_warp_runs_narrowed_and_the_strided_loop_in_lockstep,
         cpu => warp_intrinsics_meet_on_the_split_path,
         cpu => warp_intrinsics_under_a_warp_uniform_branch_stay_on_coroutines,
+        cpu => the_collectives_run_on_the_split_path_with_the_same_bits,
     ]
 }
 
@@ -146,4 +151,36 @@ fn warp_intrinsics_under_a_warp_uniform_branch_stay_on_coroutines() {
     assert_eq!(common::Paths::last().coroutine_blocks, 2, "block_sum_shfl");
     let want: Vec<f32> = x.chunks(128).map(|c| c.iter().sum()).collect();
     assert_eq!(out.copy_to_host().unwrap(), want);
+}
+
+/// The warp- and block-wide reductions and scans: on the split path (their
+/// shuffles and barriers in block-uniform flow), with the same bits as on
+/// the coroutine path for float sums whose order matters, and against the
+/// host model on integers.
+fn the_collectives_run_on_the_split_path_with_the_same_bits() {
+    use collective_kernels::*;
+    for block in SHAPES {
+        let threads = (block.0 * block.1 * block.2) as usize;
+        let n = 2 * threads;
+        let what = format!("collectives_f32, blocks of {block:?}");
+        let x: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1013) as f32 / 97.0 - 5.0).collect();
+        let d_x = to_device(&x).unwrap();
+        let (fast, _, reference) = common::on_both_paths(Expect::split().named(&what), || {
+            let mut out = zeros::<f32>((ROWS.len(), n)).unwrap();
+            collectives_f32![2, block](&d_x, &mut out).unwrap();
+            out.copy_to_host().unwrap()
+        });
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&fast), bits(&reference), "{what}");
+        let what = format!("collectives_i64, blocks of {block:?}");
+        let x: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1013 - 500).collect();
+        let d_x = to_device(&x).unwrap();
+        let (fast, _, reference) = common::on_both_paths(Expect::split().named(&what), || {
+            let mut out = zeros::<i64>((ROWS.len(), n)).unwrap();
+            collectives_i64![2, block](&d_x, &mut out).unwrap();
+            out.copy_to_host().unwrap()
+        });
+        assert_eq!(fast, reference, "{what}");
+        assert_eq!(fast, want_collectives(&x, threads), "{what}: against the host model");
+    }
 }

@@ -8,6 +8,7 @@ use gpujit::prelude::*;
 
 pub mod adversarial;
 pub mod atomics;
+pub mod collectives;
 pub mod control;
 pub mod fixed_arrays;
 pub mod int_methods;
@@ -1016,6 +1017,7 @@ pub fn all() -> Vec<&'static gpujit::__private::KernelDef> {
     all.extend(types::all());
     all.extend(order::all());
     all.extend(warps::all());
+    all.extend(collectives::all());
     all.extend([
         &global_index::KERNEL,
         &usize_index_math::KERNEL,

@@ -15,6 +15,7 @@ mod lucas;
 
 mod arrays;
 mod atomics;
+mod collectives;
 mod deep;
 mod device_fns;
 mod fixed_arrays;
@@ -31,6 +32,7 @@ fn main() -> std::process::ExitCode {
     let cases = [
         common::group("arrays", arrays::cases()),
         common::group("atomics", atomics::cases()),
+        common::group("collectives", collectives::cases()),
         common::group("deep", deep::cases()),
         common::group("device_fns", device_fns::cases()),
         common::group("fixed_arrays", fixed_arrays::cases()),

@@ -62,6 +62,19 @@ const ATOMIC_INTS: [Ty; 5] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::Usize];
 /// The types a warp shuffle exchanges (and, but for the floats, whose NaN
 /// payloads the backends may make differently, a match compares).
 const WARP_VALUES: [Ty; 7] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::Usize, Ty::F32, Ty::F64];
+/// The warp- and block-wide reductions and scans.
+const COLLECTIVES: [&str; 10] = [
+    "warp_reduce_sum",
+    "warp_reduce_min",
+    "warp_reduce_max",
+    "warp_scan_inclusive_sum",
+    "warp_scan_exclusive_sum",
+    "block_reduce_sum",
+    "block_reduce_min",
+    "block_reduce_max",
+    "block_scan_inclusive_sum",
+    "block_scan_exclusive_sum",
+];
 /// The types of uncontended atomics.
 const ATOMIC_ALL: [Ty; 7] = [Ty::I32, Ty::U32, Ty::F32, Ty::I64, Ty::U64, Ty::Usize, Ty::F64];
 
@@ -1052,7 +1065,7 @@ impl Gen<'_> {
     fn warp_op(&mut self) {
         const FULL: &str = "0xffff_ffff";
         let name = self.fresh("w");
-        match self.c.below(7) {
+        match self.c.below(8) {
             0 => {
                 let (p, _) = self.expr(Ty::Bool, 2, false);
                 self.line(&format!("let {name} = ballot_sync({FULL}, {p});"));
@@ -1093,6 +1106,16 @@ impl Gen<'_> {
                 ));
                 self.declare(scalar_var(name, Ty::U32, false));
                 self.declare(scalar_var(all, Ty::Bool, false));
+            }
+            6 => {
+                // A warp or block collective (its barriers are legal here:
+                // the flow is block-uniform); the cast makes the value's
+                // type known at the call, as the collectives need.
+                let ty = self.pick(&WARP_VALUES);
+                let (v, _) = self.expr(ty, 2, false);
+                let f = self.pick(&COLLECTIVES);
+                self.line(&format!("let {name}: {t} = {f}(({v}) as {t});", t = ty.rs()));
+                self.declare(scalar_var(name, ty, false));
             }
             _ => {
                 self.line(&format!("syncwarp({FULL});"));

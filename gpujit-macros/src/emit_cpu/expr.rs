@@ -223,6 +223,10 @@ impl Emitter<'_> {
                     MathFn::Max if !int => {
                         return quote! { ::gpujit::__private::KernelMinMax::kernel_max(#recv, #(#rest),*) }
                     }
+                    // `Ord`'s, by path: a user's trait in scope with a
+                    // `min` for integers would make `a.min(b)` ambiguous.
+                    MathFn::Min => return quote! { ::core::cmp::Ord::min(#recv, #(#rest),*) },
+                    MathFn::Max => return quote! { ::core::cmp::Ord::max(#recv, #(#rest),*) },
                     MathFn::Abs if int => ident("wrapping_abs"),
                     MathFn::Pow => ident("wrapping_pow"),
                     _ => ident(f.rust_name()),

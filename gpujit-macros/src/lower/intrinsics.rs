@@ -98,6 +98,9 @@ impl Lower {
                 span,
             };
         }
+        if let Some(c) = Collective::from_name(&name) {
+            return self.collective_call(node, call, c);
+        }
         if let Some(f) = WarpFn::from_name(&name) {
             if f == WarpFn::SyncWarp {
                 self.stand_ins.push(node, quote::quote_spanned!(span=> ()));

@@ -21,6 +21,7 @@ pub(crate) use crate::syntax::{call_name, path_text, strip, StandIns};
 
 mod arrays;
 mod atomics;
+mod collectives;
 mod consts;
 mod device;
 mod diag;

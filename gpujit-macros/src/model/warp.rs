@@ -4,7 +4,9 @@
 //! function, the arguments and the result. Lowering, both emitters, the
 //! properties and the reference read them from here. (`lane_id()`,
 //! `warp_size()` and `lanemask_lt()` are values each lane computes alone:
-//! `ValueIntrinsic`.)
+//! `ValueIntrinsic`.) Also the names of the warp and block collectives
+//! (`warp_reduce_sum`, `block_scan_exclusive_sum`, ...), which
+//! `lower::collectives` writes out in these intrinsics.
 
 use super::*;
 
@@ -149,6 +151,70 @@ impl WarpFn {
         let s = self.spec();
         let args: Vec<&str> = s.args.iter().map(|(_, n)| *n).collect();
         format!("{}({})", s.name, args.join(", "))
+    }
+}
+
+/// How far a collective reaches: the calling thread's warp, or its block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum CollectiveReach {
+    Warp,
+    Block,
+}
+
+/// What a collective computes from every thread's value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum CollectiveOp {
+    /// The sum (wrapping for integers), or the least or greatest value
+    /// (`min`/`max` as the kernel language defines them: a NaN loses).
+    Reduce(Combine),
+    /// The sum of the values of the threads up to this one, itself included.
+    InclusiveSum,
+    /// The same without this thread's value (0 in the first thread).
+    ExclusiveSum,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Combine {
+    Sum,
+    Min,
+    Max,
+}
+
+/// A warp- or block-wide reduction or scan (`warp_reduce_sum(v)`,
+/// `block_scan_exclusive_sum(v)`, ...): not a construct of the model, but
+/// code in the kernel language that `lower::collectives` writes out for a
+/// call, whose shuffles and barriers carry their own properties.
+#[derive(Clone, Copy)]
+pub struct Collective {
+    pub name: &'static str,
+    pub reach: CollectiveReach,
+    pub op: CollectiveOp,
+}
+
+const COLLECTIVES: [Collective; 10] = {
+    use CollectiveOp::*;
+    use CollectiveReach::*;
+    use Combine::*;
+    const fn c(name: &'static str, reach: CollectiveReach, op: CollectiveOp) -> Collective {
+        Collective { name, reach, op }
+    }
+    [
+        c("warp_reduce_sum", Warp, Reduce(Sum)),
+        c("warp_reduce_min", Warp, Reduce(Min)),
+        c("warp_reduce_max", Warp, Reduce(Max)),
+        c("warp_scan_inclusive_sum", Warp, InclusiveSum),
+        c("warp_scan_exclusive_sum", Warp, ExclusiveSum),
+        c("block_reduce_sum", Block, Reduce(Sum)),
+        c("block_reduce_min", Block, Reduce(Min)),
+        c("block_reduce_max", Block, Reduce(Max)),
+        c("block_scan_inclusive_sum", Block, InclusiveSum),
+        c("block_scan_exclusive_sum", Block, ExclusiveSum),
+    ]
+};
+
+impl Collective {
+    pub fn from_name(name: &str) -> Option<Collective> {
+        COLLECTIVES.iter().copied().find(|c| c.name == name)
     }
 }
 

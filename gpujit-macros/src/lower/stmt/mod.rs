@@ -48,7 +48,7 @@ impl Lower {
         Block { stmts, tail }
     }
 
-    fn stmt(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
+    pub(super) fn stmt(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
         crate::stack::deep(|| self.hoisting(out, |lw, out| lw.stmt_at(stmt, out)))
     }
 
