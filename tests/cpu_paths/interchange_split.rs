@@ -48,6 +48,7 @@ pub fn cases() -> Vec<common::Case> {
         cpu => a_long_row_loop_stops_at_the_time_limit,
         cpu => the_histograms_grid_stride_walk_runs_in_rounds,
         cpu => strided_rounds_of_every_bound_and_step_are_exact,
+        cpu => locals_bound_before_the_loop_and_read_only_in_its_part_are_interchanged,
     ]
 }
 
@@ -701,5 +702,113 @@ fn strided_rounds_of_every_bound_and_step_are_exact() -> gpujit::Result<()> {
     });
     assert!(fast.contains("step"), "{fast}");
     assert_eq!(fast, coro);
+    Ok(())
+}
+
+/// A grid-stride sum between barriers whose locals live in the loop's part
+/// only: a factor loaded before the loop (`scale`, and a tuple's `shift`)
+/// and the sum copied after it (`let w = v;`). Each thread's `v` ends in
+/// `sums`, then thread 0 of the block adds them.
+#[gpu_kernel]
+fn copied_sum(x: &[f32], out: &mut [f32]) {
+    let sums = shared_array::<[f32; 64]>();
+    let t = thread_idx().x;
+    syncthreads();
+    let scale = x[0];
+    let (shift, _) = (x[1], 0u32);
+    let mut v = 0.0f32;
+    for i in (grid(1)..x.len()).step_by(gridsize(1)) {
+        v += x[i] * scale + shift;
+    }
+    let w = v;
+    sums[t] = w;
+    syncthreads();
+    if t == 0 {
+        let mut s = 0.0f32;
+        for j in 0..block_dim().x {
+            s += sums[j];
+        }
+        out[block_idx().x] = s;
+    }
+}
+
+/// A unit-stride loop over a shared tile between barriers, with a factor
+/// each thread loads before it and a copy of the sum after it.
+#[gpu_kernel]
+fn copied_dot(x: &[f32], out: &mut [f32]) {
+    let tile = shared_array::<[f32; 16]>();
+    let t = thread_idx().x;
+    if t < 16 {
+        tile[t] = x[t];
+    }
+    syncthreads();
+    let own = x[grid(1) % x.len()];
+    let mut acc = 0.0f32;
+    for j in 0..16 {
+        acc += own * tile[j];
+    }
+    let copy = acc;
+    out[grid(1)] = copy;
+}
+
+fn locals_bound_before_the_loop_and_read_only_in_its_part_are_interchanged() -> gpujit::Result<()> {
+    let (blocks, threads) = (3usize, 64usize);
+    for n in [2usize, 191, 192, 193, 4097] {
+        let x: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32 * 0.001 - 0.4).collect();
+        let grid = blocks * threads;
+        let want: Vec<u32> = (0..blocks)
+            .map(|b| {
+                let mut s = 0.0f32;
+                for t in 0..threads {
+                    let mut v = 0.0f32;
+                    for i in (b * threads + t..n).step_by(grid) {
+                        v += x[i] * x[0] + x[1];
+                    }
+                    s += v;
+                }
+                s.to_bits()
+            })
+            .collect();
+        let what = format!("copied_sum, n = {n}");
+        let (fast, paths, coro) = common::on_both_paths(Expect::split().named(&what), || {
+            let d = to_device(&x)?;
+            let mut out = zeros::<f32>(blocks)?;
+            copied_sum![blocks, threads](&d, &mut out)?;
+            out.copy_to_host()
+        });
+        let bits = |v: Vec<f32>| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+        assert_eq!(bits(fast?), want, "{what}");
+        assert_eq!(bits(coro?), want, "{what}");
+        assert_eq!(
+            paths.lockstep_blocks,
+            common::expected(blocks),
+            "{what}: lockstep blocks"
+        );
+    }
+    let x: Vec<f32> = (0..100).map(|i| i as f32 * 0.25 - 3.0).collect();
+    let want: Vec<u32> = (0..blocks * threads)
+        .map(|g| {
+            let own = x[g % x.len()];
+            let mut acc = 0.0f32;
+            for v in &x[..16] {
+                acc += own * v;
+            }
+            acc.to_bits()
+        })
+        .collect();
+    let (fast, paths, coro) = common::on_both_paths(Expect::split().named("copied_dot"), || {
+        let d = to_device(&x)?;
+        let mut out = zeros::<f32>(blocks * threads)?;
+        copied_dot![blocks, threads](&d, &mut out)?;
+        out.copy_to_host()
+    });
+    let bits = |v: Vec<f32>| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+    assert_eq!(bits(fast?), want, "copied_dot");
+    assert_eq!(bits(coro?), want, "copied_dot");
+    assert_eq!(
+        paths.lockstep_blocks,
+        common::expected(blocks),
+        "copied_dot: lockstep blocks"
+    );
     Ok(())
 }

@@ -72,6 +72,14 @@ impl Uses {
         }
     }
 
+    /// Marks `ids` as living in more than one part, so that `spill_decls`
+    /// gives them per-thread arrays (or computes them again).
+    pub(crate) fn spill_also(&mut self, ids: &[LocalId]) {
+        for &id in ids {
+            self.parts[id].1 = true;
+        }
+    }
+
     /// Whether a local array is used in more than one part (it would have
     /// to live across a barrier or a lockstep loop's boundary).
     pub fn array_spans_parts(&self) -> bool {

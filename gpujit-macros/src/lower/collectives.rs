@@ -96,11 +96,9 @@ impl Lower {
             }
         };
         let mut hoisted = self.hoist.take().unwrap_or_default();
-        // A local or parameter is read where the code needs it: were it
-        // copied first, a loop before the call that carries it (a
-        // grid-stride sum) would be its part's last reader, and the CPU
-        // backend could not run that loop in lockstep (`cpu::split::
-        // interchange` wants such locals in per-thread arrays). Any other
+        // A local or parameter is read where the code needs it (a copy
+        // would only cost a per-thread array on the CPU's split path, see
+        // `cpu::split::interchange::spills_for_interchange`). Any other
         // value is evaluated once, into a local.
         let input = match (&value.kind, super::strip(arg)) {
             (ExprKind::Local(_), SExpr::Path(p)) => p.to_token_stream(),

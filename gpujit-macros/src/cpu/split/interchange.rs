@@ -6,8 +6,11 @@
 //! elements (`sb[j][tx]`) and the thread loop can vectorize. Locals the body
 //! shares with other parts (`acc`) already live in per-thread arrays.
 //! Statements before and after the loop in the part run as thread loops of
-//! their own (the locals they bind that the loop or the rest read must live
-//! in per-thread arrays or be recomputed coordinates, else no interchange).
+//! their own. The locals they bind that the loop or the rest read live in
+//! per-thread arrays or are recomputed coordinates: `split` gives such a
+//! local an array even when it lives in this one part
+//! (`spills_for_interchange`: `let mut v = 0.0; for .. { v += x[i]; } let w
+//! = v;`), so how the part is spelled does not decide the interchange.
 //!
 //! A strided loop (`(a..n).step_by(s)` over an unsigned variable, the
 //! histogram's grid-stride walk between its barriers) runs in rounds
@@ -71,13 +74,45 @@ fn mixed(name: &str) -> Ident {
 /// interchanged loop and statements run per thread again (`suffix`), or
 /// `None` if it holds no `for` that qualifies (see the module docs).
 pub(super) fn interchanged(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> Option<TokenStream> {
+    let (k, unkept) = loop_and_unkept(em, uniform, stmts)?;
+    if !unkept.is_empty() {
+        return None;
+    }
+    let lp = interchange(em, stmts[k])?;
+    let (pre, post) = (plain_part(em, &stmts[..k]), plain_part(em, &stmts[k + 1..]));
+    Some(quote! { #pre #lp #post })
+}
+
+/// The locals that would let the part `stmts` interchange its loop if they
+/// lived in per-thread arrays: locals its statements before the loop bind
+/// and the loop or the statements after it read (`let mut v = 0.0; for ..
+/// { v += x[i]; } let w = v;`: `v` lives in this part only, so it is not
+/// spilled for liveness, yet the loop's rounds need it per thread). Empty
+/// if the part has no loop that qualifies, needs nothing, or needs a local
+/// that cannot live in a per-thread array (a type only rustc knows).
+pub(super) fn spills_for_interchange(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> Vec<LocalId> {
+    let Some((_, unkept)) = loop_and_unkept(em, uniform, stmts) else {
+        return Vec::new();
+    };
+    let spillable = |id: &LocalId| matches!(em.k.locals[*id].ty, Ty::Scalar(_) | Ty::Idx3);
+    if unkept.iter().all(spillable) {
+        unkept
+    } else {
+        Vec::new()
+    }
+}
+
+/// The first loop of the part `stmts` that qualifies, and the locals bound
+/// before it that the loop or the rest of the part read but that neither
+/// live in per-thread arrays nor are computed again (they would not outlive
+/// the thread loop of the statements before the loop); `None` if no loop
+/// qualifies or the part holds a `return` or a local array outside it.
+fn loop_and_unkept(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> Option<(usize, Vec<LocalId>)> {
     let k = stmts.iter().position(|s| qualifies(em, uniform, s))?;
     let (prefix, suffix) = (&stmts[..k], &stmts[k + 1..]);
     let Stmt::For { body, .. } = stmts[k] else {
         return None;
     };
-    // The prefix's locals that the loop or the suffix read must outlive
-    // the prefix's thread loop: per-thread arrays, or computed again.
     let mut later = Vec::new();
     for s in body.stmts.iter().chain(suffix.iter().copied()) {
         crate::model::visit::locals_used(s, &mut later);
@@ -88,6 +123,10 @@ pub(super) fn interchanged(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> 
             ok &= !matches!(s, Stmt::Return | Stmt::ReturnValue(_) | Stmt::LocalArray { .. });
         });
     }
+    if !ok {
+        return None;
+    }
+    let mut unkept = Vec::new();
     for s in prefix {
         each_stmt(s, &mut |s| {
             let bound: Vec<LocalId> = match s {
@@ -97,16 +136,13 @@ pub(super) fn interchanged(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> 
                 _ => Vec::new(),
             };
             for id in bound {
-                ok &= !later.contains(&id) || em.spilled[id] || em.remat[id].is_some();
+                if later.contains(&id) && !em.spilled[id] && em.remat[id].is_none() && !unkept.contains(&id) {
+                    unkept.push(id);
+                }
             }
         });
     }
-    if !ok {
-        return None;
-    }
-    let lp = interchange(em, stmts[k])?;
-    let (pre, post) = (plain_part(em, prefix), plain_part(em, suffix));
-    Some(quote! { #pre #lp #post })
+    Some((k, unkept))
 }
 
 /// The thread loop of the per-thread statements `stmts` (nothing if none).

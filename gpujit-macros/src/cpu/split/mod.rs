@@ -69,11 +69,21 @@ fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream>
     let mut uses = Uses::new(k);
     uses.nodes(&nodes);
     uses.block_locals = block_locals;
-    let decls = spill_decls(k, &uses, &mut em)?;
+    let mut decls = spill_decls(k, &uses, &mut em)?;
     let block_level: Vec<LocalId> = uses.block_vars.iter().chain(&uses.block_locals).copied().collect();
     let uniform = crate::analysis::Uniform::new(k, &block_level);
     if !leaving_ifs_uniform(&nodes, &uniform) || !meetings_under_uniform_flow(&nodes, &uniform) {
         return None;
+    }
+    if !checked {
+        // Locals that live in one part but that its loop's interchange
+        // needs per thread get per-thread arrays too; spilling more only
+        // adds arrays, so `spill_decls` keeps every earlier decision.
+        let extra = spills_for_interchange(&em, &uniform, &nodes);
+        if !extra.is_empty() {
+            uses.spill_also(&extra);
+            decls = spill_decls(k, &uses, &mut em)?;
+        }
     }
     let body = Split {
         em: &em,
@@ -82,6 +92,23 @@ fn split_with(k: &Kernel, mut em: Emitter, checked: bool) -> Option<TokenStream>
     }
     .nodes(&nodes);
     Some(quote! { #decls #body })
+}
+
+/// The locals that the per-thread parts of `nodes` would interchange their
+/// loops with if they lived in per-thread arrays
+/// (`interchange::spills_for_interchange`), for parts that are not
+/// narrowed (a narrowed part runs first and never interchanges).
+fn spills_for_interchange(em: &Emitter, uniform: &crate::analysis::Uniform, nodes: &[Node]) -> Vec<LocalId> {
+    let mut ids = Vec::new();
+    plan::walk(nodes, &mut |n| {
+        if let Node::Threads(stmts) = n {
+            let wanted = interchange::spills_for_interchange(em, uniform, stmts);
+            if !wanted.is_empty() && uniform.narrowed(em, stmts).is_none() {
+                ids.extend(wanted);
+            }
+        }
+    });
+    ids
 }
 
 /// Whether every barrier-free `if` that leaves a block-level loop
