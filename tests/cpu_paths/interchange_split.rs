@@ -49,6 +49,7 @@ pub fn cases() -> Vec<common::Case> {
         cpu => the_histograms_grid_stride_walk_runs_in_rounds,
         cpu => strided_rounds_of_every_bound_and_step_are_exact,
         cpu => locals_bound_before_the_loop_and_read_only_in_its_part_are_interchanged,
+        cpu => full_rounds_of_a_grid_stride_walk_between_barriers_run_on_spans,
     ]
 }
 
@@ -811,4 +812,99 @@ fn locals_bound_before_the_loop_and_read_only_in_its_part_are_interchanged() -> 
         "copied_dot: lockstep blocks"
     );
     Ok(())
+}
+
+/// Per block of `blocks` × `threads` over `n` elements with step `blocks *
+/// threads`: the rounds every thread of the block runs (its least trip count).
+fn full_rounds(n: usize, blocks: usize, threads: usize) -> Vec<usize> {
+    let grid = blocks * threads;
+    (0..blocks)
+        .map(|b| {
+            (0..threads)
+                .map(|t| (b * threads + t..n).step_by(grid).count())
+                .min()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// A grid-stride walk between barriers whose rounds every thread of the
+/// block runs reads its read-only arrays on spans shifted by `r * step`
+/// (`last_launch_span_loops` counts the rounds), the last rounds checked:
+/// the histogram (a shared atomic in the body) and [`copied_sum`] (a local
+/// carried in a per-thread array); a read past the end of `x` in the rounds
+/// that would be on spans is still a fault with its thread.
+fn full_rounds_of_a_grid_stride_walk_between_barriers_run_on_spans() -> gpujit::Result<()> {
+    for n in [0usize, 255, 768, 4097, 3 * 256 * 9 + 100] {
+        let pixels: Vec<u8> = (0..n).map(|i| ((i * 31 + i / 5) % 256) as u8).collect();
+        let want = histogram_host(&pixels);
+        let (fast, paths, coro) = common::on_both_paths(Expect::split().named(&format!("n = {n}")), || {
+            let d = to_device(&pixels)?;
+            let mut h = zeros::<u32>(BINS)?;
+            histogram_256![3, BINS](&d, &mut h)?;
+            h.copy_to_host()
+        });
+        assert_eq!(fast?, want, "n = {n}");
+        assert_eq!(coro?, want, "n = {n}");
+        let full = full_rounds(n, 3, BINS);
+        assert_eq!(
+            paths.span_loops,
+            common::expected(full.iter().sum()),
+            "n = {n}: rounds on spans"
+        );
+        assert_eq!(
+            paths.span_blocks,
+            common::expected(full.iter().filter(|&&f| f > 0).count()),
+            "n = {n}: blocks on spans"
+        );
+    }
+    let (blocks, threads) = (3usize, 64usize);
+    for n in [2usize, 192, 1000, 4097] {
+        let x: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32 * 0.001 - 0.4).collect();
+        let (fast, paths, coro) = common::on_both_paths(Expect::split(), || {
+            let d = to_device(&x)?;
+            let mut out = zeros::<f32>(blocks)?;
+            copied_sum![blocks, threads](&d, &mut out)?;
+            out.copy_to_host()
+        });
+        let (fast, coro) = (fast?, coro?);
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+        assert_eq!(bits(&fast), bits(&coro), "copied_sum, n = {n}");
+        let full = full_rounds(n, blocks, threads);
+        assert_eq!(
+            paths.span_loops,
+            common::expected(full.iter().sum()),
+            "copied_sum, n = {n}: rounds on spans"
+        );
+    }
+    // `x` shorter than the walk: rounds from 20 on fail their span check
+    // and run checked; the block reports its lowest faulting thread, 0, at
+    // its first bad read, as on coroutines.
+    same_fault(
+        || {
+            let d = to_device(&vec![1.0f32; 1800])?;
+            let mut out = zeros::<f32>(1)?;
+            past_the_end![1, 64](&d, 1500, &mut out)
+        },
+        [0, 0, 0],
+        "index [1844] is out of bounds",
+    );
+    Ok(())
+}
+
+/// A grid-stride walk over `n` elements of `x` that reads `x[i + 500]`: past
+/// the end of `x` for `i` from `x.len() - 500` on.
+#[gpu_kernel]
+fn past_the_end(x: &[f32], n: usize, out: &mut [f32]) {
+    let sums = shared_array::<[f32; 64]>();
+    let t = thread_idx().x;
+    let mut v = 0.0f32;
+    for i in (grid(1)..n).step_by(gridsize(1)) {
+        v += x[i + 500];
+    }
+    sums[t] = v;
+    syncthreads();
+    if t == 0 {
+        out[0] = sums[0];
+    }
 }

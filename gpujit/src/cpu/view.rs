@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 use crate::buffer::ArgPtr;
 use crate::cpu::atomics::{AtomicOp, AtomicScalar};
 use crate::cpu::check::Kind;
-use crate::cpu::Thread;
+use crate::cpu::{Block, Thread};
 use crate::kernel_def::KernelArg;
 use crate::scalar::DeviceScalar;
 
@@ -337,7 +337,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: `i < len`.
             unsafe { self.read_at(i) }
         } else {
-            self.oob(*t, &[i]);
+            self.oob(t.block, t.tid[0], t.tid[1], t.tid[2], &[i]);
             T::default()
         }
     }
@@ -350,7 +350,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: `i < len` and the view is writable.
             unsafe { self.write_at(i, v) }
         } else {
-            self.bad_store(*t, &[i]);
+            self.bad_store(t.block, t.tid[0], t.tid[1], t.tid[2], &[i]);
         }
     }
 
@@ -362,7 +362,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: i < d0 and j < d1, so i * d1 + j < d0 * d1 <= len.
             unsafe { self.read_at(i * self.dims[1] + j) }
         } else {
-            self.oob(*t, &[i, j]);
+            self.oob(t.block, t.tid[0], t.tid[1], t.tid[2], &[i, j]);
             T::default()
         }
     }
@@ -375,7 +375,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: i < d0 and j < d1, so i * d1 + j < d0 * d1 <= len; writable.
             unsafe { self.write_at(i * self.dims[1] + j, v) }
         } else {
-            self.bad_store(*t, &[i, j]);
+            self.bad_store(t.block, t.tid[0], t.tid[1], t.tid[2], &[i, j]);
         }
     }
 
@@ -387,7 +387,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: each index is below its dimension, so the offset is < len.
             unsafe { self.read_at((i * self.dims[1] + j) * self.dims[2] + k) }
         } else {
-            self.oob(*t, &[i, j, k]);
+            self.oob(t.block, t.tid[0], t.tid[1], t.tid[2], &[i, j, k]);
             T::default()
         }
     }
@@ -400,26 +400,31 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             // SAFETY: each index is below its dimension, so the offset is < len; writable.
             unsafe { self.write_at((i * self.dims[1] + j) * self.dims[2] + k, v) }
         } else {
-            self.bad_store(*t, &[i, j, k]);
+            self.bad_store(t.block, t.tid[0], t.tid[1], t.tid[2], &[i, j, k]);
         }
     }
 
-    // The cold paths take the view and the thread by value, so that the hot
-    // path never takes their addresses and LLVM keeps both in registers.
+    // The cold paths take the view by value and the thread as its block and
+    // coordinates, so that the hot path never takes an address: a `Thread`
+    // passed by value (five words, so by a pointer to a copy) had LLVM build
+    // that copy in the hot loop of some kernels (BENCHMARKS.md, 2026-12-05).
     #[cold]
     #[inline(never)]
-    fn oob(self, t: Thread<'_>, index: &[usize]) {
-        t.fault(OutOfBounds {
-            index,
-            space: M::SPACE,
-            name: self.name,
-            shape: self.shape_slice(),
-        });
+    fn oob(self, block: &Block<'_>, x: usize, y: usize, z: usize, index: &[usize]) {
+        block.record(
+            [x, y, z],
+            OutOfBounds {
+                index,
+                space: M::SPACE,
+                name: self.name,
+                shape: self.shape_slice(),
+            },
+        );
     }
 
     #[cold]
     #[inline(never)]
-    fn bad_store(self, t: Thread<'_>, index: &[usize]) {
+    fn bad_store(self, block: &Block<'_>, x: usize, y: usize, z: usize, index: &[usize]) {
         let in_bounds = match index {
             [i] => *i < self.len,
             [i, j] => *i < self.dims[0] && *j < self.dims[1],
@@ -427,12 +432,16 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             _ => false,
         };
         if in_bounds {
-            t.fault(format_args!(
-                "write to read-only {} array `{}`; declare the parameter as `&mut [T]` or `ArrayViewMutN` (gpujit bug if it is)",
-                M::SPACE, self.name
-            ));
+            block.record(
+                [x, y, z],
+                format_args!(
+                    "write to read-only {} array `{}`; declare the parameter as `&mut [T]` or `ArrayViewMutN` (gpujit bug if it is)",
+                    M::SPACE,
+                    self.name
+                ),
+            );
         } else {
-            self.oob(t, index);
+            self.oob(block, x, y, z, index);
         }
     }
 }
@@ -488,7 +497,7 @@ impl<T: DeviceScalar, M: Mem> View<'_, T, M> {
             [i, j] => self.ld2(t, *i, *j),
             [i, j, k] => self.ld3(t, *i, *j, *k),
             _ => {
-                self.oob(*t, &idx);
+                self.oob(t.block, t.tid[0], t.tid[1], t.tid[2], &idx);
                 T::default()
             }
         }
@@ -511,7 +520,7 @@ impl<T: DeviceScalar, M: Mem> View<'_, T, M> {
             [i] => self.st(t, *i, v),
             [i, j] => self.st2(t, *i, *j, v),
             [i, j, k] => self.st3(t, *i, *j, *k, v),
-            _ => self.bad_store(*t, &idx),
+            _ => self.bad_store(t.block, t.tid[0], t.tid[1], t.tid[2], &idx),
         }
     }
 }
@@ -578,7 +587,7 @@ impl<T: AtomicScalar, M: Mem> View<'_, T, M> {
                 }
             }
             _ => {
-                self.bad_store(*t, &idx);
+                self.bad_store(t.block, t.tid[0], t.tid[1], t.tid[2], &idx);
                 T::default()
             }
         }

@@ -167,24 +167,25 @@ pub fn block_body(k: &Kernel) -> Option<TokenStream> {
             });
             // Rounds where every thread runs on spans shifted by `off`
             // (see `shifted_round`), the others checked.
-            let (full, round) = match shifted_round(k, &em, *var, start, &loop_body, &off, quote! { #r, #common }) {
-                Some(fast) => {
-                    let full = mixed("gj_full");
-                    let checked = quote! { #round };
-                    let fast = fast(&quote! { #any = true; }, &checked);
-                    (
-                        quote! { let #full = ::gpujit::__private::full_rounds(&#st); },
-                        quote! {
-                            if #r < #full {
-                                #fast
-                            } else {
-                                #checked
-                            }
-                        },
-                    )
-                }
-                None => (TokenStream::new(), round),
-            };
+            let (full, round) =
+                match shifted_round(k, &em, *var, start, &loop_body, &off, quote! { #r, #common }, false) {
+                    Some(fast) => {
+                        let full = mixed("gj_full");
+                        let checked = quote! { #round };
+                        let fast = fast(&quote! { #any = true; }, &checked);
+                        (
+                            quote! { let #full = ::gpujit::__private::full_rounds(&#st); },
+                            quote! {
+                                if #r < #full {
+                                    #fast
+                                } else {
+                                    #checked
+                                }
+                            },
+                        )
+                    }
+                    None => (TokenStream::new(), round),
+                };
             quote! {
                 match ::gpujit::__private::common_step(&#st) {
                     ::core::option::Option::Some((#common, #rounds)) => {

@@ -83,8 +83,11 @@ pub(super) fn rounds<'e>(
 /// round. Given what marks the round as run and the checked round, the
 /// round's code, for rounds in which every thread of the block iterates
 /// (`full_rounds`). `None` if the body can leave the loop (a thread's trip
-/// count would change) or no array takes a span.
-pub(super) fn shifted_round<'e>(
+/// count would change) or no array takes a span. `split`: the loop is in a
+/// part of a split kernel (`cpu::split::interchange`), where only read-only
+/// arrays take spans.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shifted_round<'e>(
     k: &'e Kernel,
     em: &'e Emitter<'e>,
     var: LocalId,
@@ -92,6 +95,7 @@ pub(super) fn shifted_round<'e>(
     body: &'e [&'e Stmt],
     off: &'e Ident,
     round: TokenStream,
+    split: bool,
 ) -> Option<impl FnOnce(&TokenStream, &TokenStream) -> TokenStream + 'e> {
     let own = crate::analysis::owned::own_locals(k);
     let own_x = match &start.kind {
@@ -103,7 +107,7 @@ pub(super) fn shifted_round<'e>(
     if !own_x || exits {
         return None;
     }
-    let plan = crate::cpu::span::round_plan(k, var, body)?;
+    let plan = crate::cpu::span::round_plan(k, var, body, split)?;
     Some(move |mark: &TokenStream, checked: &TokenStream| {
         let (blk, t) = (block_ident(), thread_ident());
         let name = ident(&k.locals[var].name);

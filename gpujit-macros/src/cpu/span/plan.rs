@@ -313,14 +313,16 @@ pub fn loop_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
 /// in lockstep: in round `r` the variable is the own index plus `r * step`,
 /// so `x[i]`, `x[i + 1]` of a read-only array and `y[i]` of an owned one
 /// (partitioned by the loop, see `owned::partition_vars`) take spans shifted
-/// by that offset. `None` when no array takes one.
-pub fn round_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
-    if k.ret.is_some() || k.uses_barrier || k.locals[var].ty != Ty::Scalar(Scalar::Usize) {
+/// by that offset. `None` when no array takes one. In a part of a split
+/// kernel (`split`), only read-only arrays take spans: whether a thread
+/// writes its own elements only is a fact of a barrier-free kernel.
+pub fn round_plan(k: &Kernel, var: LocalId, body: &[&Stmt], split: bool) -> Option<SpanPlan> {
+    if k.ret.is_some() || (k.uses_barrier && !split) || k.locals[var].ty != Ty::Scalar(Scalar::Usize) {
         return None;
     }
     let scope = PlanScope {
         shifted: Some(var),
-        ..PlanScope::new(span_params(k, true, true), false)
+        ..PlanScope::new(span_params(k, !split, true), false)
     };
     let plan = plan_of(k, scope, &mut |f| body.iter().for_each(|s| each_stmt(s, f)))?;
     // An owned array's span is at the (shifted) own index only.

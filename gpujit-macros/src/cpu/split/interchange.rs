@@ -18,7 +18,11 @@
 //! walk has one, so consecutive threads take consecutive elements; `n` and
 //! `s` must be block-uniform and `a` computable again in each round (see
 //! `interchange_strided`). The same argument makes it valid: each thread's
-//! iterations in its order, with its own values.
+//! iterations in its order, with its own values. Where `a` is `grid(1)` and
+//! no thread can have returned, the rounds that every thread of the block
+//! runs (below the least trip count) read the read-only arrays on spans
+//! shifted by `r * s` (`lockstep::shifted_round`), each checked once per
+//! round; the other rounds, and a round whose span check fails, run checked.
 //!
 //! Taken when the bounds are block-uniform and cannot fault (see `narrow`:
 //! evaluated once per block), the loop counts up by 1 on an immutable
@@ -281,12 +285,28 @@ fn interchange_strided(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
             quote! { #a < #hi && #off < (#hi - #a) as usize },
         )
     };
+    // Rounds that every thread of the block runs (fewer than `full`) on
+    // spans shifted by `off`, each read-only array checked once per round
+    // (see `lockstep::shifted_round`), where no thread can have returned
+    // (every thread then runs the part).
+    let full = mixed("gj_full");
+    let body_stmts: Vec<&Stmt> = body.stmts.iter().collect();
+    let spans = if em.track_exit {
+        None
+    } else {
+        crate::cpu::lockstep::shifted_round(em.k, em, *var, start, &body_stmts, &off, quote! { #r, #stp }, true)
+    };
+    let least = if spans.is_some() {
+        quote! { #full = ::core::cmp::min(#full, #trips); }
+    } else {
+        TokenStream::new()
+    };
     let stmts = [l];
     let count = super::super::parts::wrap_part(
         em,
         &stmts,
         &[],
-        quote! { let #a: #ty = #sv; #rounds = ::core::cmp::max(#rounds, #trips); },
+        quote! { let #a: #ty = #sv; #rounds = ::core::cmp::max(#rounds, #trips); #least },
     );
     let inner = em.block_stmts(body);
     let part = super::super::parts::wrap_part(
@@ -306,6 +326,22 @@ fn interchange_strided(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
     let (_, _, count) = fitted(em, &stmts, None, &count);
     let written = plain_part(em, &stmts);
     let fit = mixed("gj_fit");
+    let checked = quote! { if #fit { #fast } else { #slow } };
+    let full_decl = if spans.is_some() {
+        quote! { let mut #full = usize::MAX; }
+    } else {
+        TokenStream::new()
+    };
+    let round = match spans {
+        Some(on_spans) => {
+            let on_spans = on_spans(&TokenStream::new(), &checked);
+            quote! {
+                let #off = (#r as u64).wrapping_mul(#stp as u64);
+                if #r < #full { #on_spans } else { #checked }
+            }
+        }
+        None => checked,
+    };
     Some(quote! {
         #[allow(unused_variables)]
         let (#hi, #stp): (#ty, usize) = #blk.uniform_value(|#t| (#ev, #stv));
@@ -313,6 +349,7 @@ fn interchange_strided(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
             #written
         } else {
             let mut #rounds = 0usize;
+            #full_decl
             #count
             #blk.lockstep();
             let #fit = #fits;
@@ -320,7 +357,7 @@ fn interchange_strided(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
                 if #blk.cancelled() {
                     return;
                 }
-                if #fit { #fast } else { #slow }
+                #round
             }
         }
     })
