@@ -605,10 +605,14 @@ fn a_long_row_loop_stops_at_the_time_limit() -> gpujit::Result<()> {
     Ok(())
 }
 
+/// The histogram's grid-stride walk between its barriers runs in rounds;
+/// the rounds that every thread of the block runs read `pixels` on spans
+/// shifted by `r * step` (`last_launch_span_loops` counts them), the last
+/// rounds checked.
 fn the_histograms_grid_stride_walk_runs_in_rounds() -> gpujit::Result<()> {
     // Blocks whose threads have one more element than others, and threads
     // with none at the end.
-    for n in [0usize, 1, 255, 4097, 3 * 256 * 9 + 100] {
+    for n in [0usize, 1, 255, 768, 4097, 3 * 256 * 9 + 100] {
         let pixels: Vec<u8> = (0..n).map(|i| ((i * 37 + i / 3) % 256) as u8).collect();
         let want = histogram_host(&pixels);
         let (fast, paths, coro) = common::on_both_paths(Expect::split().named(&format!("n = {n}")), || {
@@ -620,6 +624,17 @@ fn the_histograms_grid_stride_walk_runs_in_rounds() -> gpujit::Result<()> {
         assert_eq!(fast?, want, "n = {n}");
         assert_eq!(coro?, want, "n = {n}");
         assert_eq!(paths.lockstep_blocks, common::expected(3), "n = {n}: lockstep blocks");
+        let full = full_rounds(n, 3, BINS);
+        assert_eq!(
+            paths.span_loops,
+            common::expected(full.iter().sum()),
+            "n = {n}: rounds on spans"
+        );
+        assert_eq!(
+            paths.span_blocks,
+            common::expected(full.iter().filter(|&&f| f > 0).count()),
+            "n = {n}: blocks on spans"
+        );
     }
     Ok(())
 }
@@ -829,35 +844,11 @@ fn full_rounds(n: usize, blocks: usize, threads: usize) -> Vec<usize> {
 }
 
 /// A grid-stride walk between barriers whose rounds every thread of the
-/// block runs reads its read-only arrays on spans shifted by `r * step`
-/// (`last_launch_span_loops` counts the rounds), the last rounds checked:
-/// the histogram (a shared atomic in the body) and [`copied_sum`] (a local
-/// carried in a per-thread array); a read past the end of `x` in the rounds
-/// that would be on spans is still a fault with its thread.
+/// block runs reads its read-only arrays on spans shifted by `r * step`, as
+/// the histogram's does: [`copied_sum`] (a local carried in a per-thread
+/// array); a read past the end of `x` in the rounds that would be on spans
+/// is still a fault with its thread.
 fn full_rounds_of_a_grid_stride_walk_between_barriers_run_on_spans() -> gpujit::Result<()> {
-    for n in [0usize, 255, 768, 4097, 3 * 256 * 9 + 100] {
-        let pixels: Vec<u8> = (0..n).map(|i| ((i * 31 + i / 5) % 256) as u8).collect();
-        let want = histogram_host(&pixels);
-        let (fast, paths, coro) = common::on_both_paths(Expect::split().named(&format!("n = {n}")), || {
-            let d = to_device(&pixels)?;
-            let mut h = zeros::<u32>(BINS)?;
-            histogram_256![3, BINS](&d, &mut h)?;
-            h.copy_to_host()
-        });
-        assert_eq!(fast?, want, "n = {n}");
-        assert_eq!(coro?, want, "n = {n}");
-        let full = full_rounds(n, 3, BINS);
-        assert_eq!(
-            paths.span_loops,
-            common::expected(full.iter().sum()),
-            "n = {n}: rounds on spans"
-        );
-        assert_eq!(
-            paths.span_blocks,
-            common::expected(full.iter().filter(|&&f| f > 0).count()),
-            "n = {n}: blocks on spans"
-        );
-    }
     let (blocks, threads) = (3usize, 64usize);
     for n in [2usize, 192, 1000, 4097] {
         let x: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32 * 0.001 - 0.4).collect();
