@@ -20,7 +20,7 @@ use crate::cpu::check::Shadow;
 use crate::cpu::ctx::{panic_message, Fault, LaunchCtx};
 use crate::cpu::strategy::Strategies;
 use crate::cpu::thread::Thread;
-use crate::cpu::view::{SharedMem, View};
+use crate::cpu::view::{RecordsFaults, SharedMem, View};
 use crate::cpu::warp::{self, Arrival, Meeting, Wait};
 use crate::scalar::DeviceScalar;
 
@@ -652,5 +652,11 @@ impl<'a> Block<'a> {
                 *first = Some(f);
             }
         }
+    }
+}
+
+impl RecordsFaults for Block<'_> {
+    fn record_fault(&self, tid: [usize; 3], message: &dyn fmt::Display) {
+        self.record(tid, message);
     }
 }

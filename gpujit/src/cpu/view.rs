@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 use crate::buffer::ArgPtr;
 use crate::cpu::atomics::{AtomicOp, AtomicScalar};
 use crate::cpu::check::Kind;
-use crate::cpu::{Block, Thread};
+use crate::cpu::Thread;
 use crate::kernel_def::KernelArg;
 use crate::scalar::DeviceScalar;
 
@@ -72,6 +72,14 @@ impl Mem for GlobalMem {
 
 impl Mem for SharedMem {
     const SPACE: Space = Space::Shared;
+}
+
+/// What records a view's fault for one of its threads (the running block
+/// does, see `Block`), so that views need nothing above them. The cold paths
+/// take it with the thread's coordinates rather than a `Thread` copy.
+pub(super) trait RecordsFaults {
+    /// Records `message` as the fault of the block's thread `tid`.
+    fn record_fault(&self, tid: [usize; 3], message: &dyn fmt::Display);
 }
 
 /// A 1-3-D, C-order (row-major) view of elements of type `T` for the CPU
@@ -410,10 +418,10 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
     // that copy in the hot loop of some kernels (BENCHMARKS.md, 2026-12-05).
     #[cold]
     #[inline(never)]
-    fn oob(self, block: &Block<'_>, x: usize, y: usize, z: usize, index: &[usize]) {
-        block.record(
+    fn oob(self, block: &dyn RecordsFaults, x: usize, y: usize, z: usize, index: &[usize]) {
+        block.record_fault(
             [x, y, z],
-            OutOfBounds {
+            &OutOfBounds {
                 index,
                 space: M::SPACE,
                 name: self.name,
@@ -424,7 +432,7 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
 
     #[cold]
     #[inline(never)]
-    fn bad_store(self, block: &Block<'_>, x: usize, y: usize, z: usize, index: &[usize]) {
+    fn bad_store(self, block: &dyn RecordsFaults, x: usize, y: usize, z: usize, index: &[usize]) {
         let in_bounds = match index {
             [i] => *i < self.len,
             [i, j] => *i < self.dims[0] && *j < self.dims[1],
@@ -432,9 +440,9 @@ impl<'a, T: DeviceScalar, M: Mem> View<'a, T, M> {
             _ => false,
         };
         if in_bounds {
-            block.record(
+            block.record_fault(
                 [x, y, z],
-                format_args!(
+                &format_args!(
                     "write to read-only {} array `{}`; declare the parameter as `&mut [T]` or `ArrayViewMutN` (gpujit bug if it is)",
                     M::SPACE,
                     self.name

@@ -8,8 +8,9 @@ use quote::quote;
 
 use super::find::find;
 use super::mixed;
-use super::rounds::{rounds, shifted_round};
+use super::rounds::rounds;
 use crate::cpu::parts::{spill_decls, wrap_part, Uses};
+use crate::cpu::span::shifted_round;
 use crate::emit_cpu::{block_ident, exited_ident, ident, thread_ident, Emitter};
 use crate::model::*;
 

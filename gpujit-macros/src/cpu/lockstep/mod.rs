@@ -64,7 +64,6 @@ mod rounds;
 
 pub use body::block_body;
 pub use one_trip::one_trip_each;
-pub(crate) use rounds::shifted_round;
 
 /// A name of the generated code (`gj_state`, `gj_r`, ...), mixed-site so
 /// that it cannot clash with the kernel's own names.

@@ -1,6 +1,6 @@
 //! Lockstep rounds on block spans (`cpu::span`): one round of a unit-stride
-//! loop with the thread loop innermost, and the full rounds of a grid-stride
-//! loop shifted by `r * step`, each checked once per array.
+//! loop with the thread loop innermost, checked once per array (the shifted
+//! rounds of a grid-stride loop are `cpu::span::shifted_round`).
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -73,62 +73,4 @@ pub(super) fn rounds<'e>(
         )
     };
     Some((fast, slot_array))
-}
-
-/// One round of the strided lockstep loop with variable `var` (a `usize`)
-/// starting at `start` and body `body`, on spans (`cpu::span::round_plan`)
-/// where `start` is the thread's own index (`grid(1)`): in the round with
-/// offset `off` (`r * step`, the same in every thread) each thread's
-/// variable is its own index plus `off`, so one check per array covers the
-/// round. Given what marks the round as run and the checked round, the
-/// round's code, for rounds in which every thread of the block iterates
-/// (`full_rounds`). `None` if the body can leave the loop (a thread's trip
-/// count would change) or no array takes a span. `split`: the loop is in a
-/// part of a split kernel (`cpu::split::interchange`), where only read-only
-/// arrays take spans.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn shifted_round<'e>(
-    k: &'e Kernel,
-    em: &'e Emitter<'e>,
-    var: LocalId,
-    start: &Expr,
-    body: &'e [&'e Stmt],
-    off: &'e Ident,
-    round: TokenStream,
-    split: bool,
-) -> Option<impl FnOnce(&TokenStream, &TokenStream) -> TokenStream + 'e> {
-    let own = crate::analysis::owned::own_locals(k);
-    let own_x = match &start.kind {
-        ExprKind::Grid(Axis::X) => true,
-        ExprKind::Local(id) => own[*id] == Some(Axis::X),
-        _ => false,
-    };
-    let exits = body.iter().any(|s| may_leave(s));
-    if !own_x || exits {
-        return None;
-    }
-    let plan = crate::cpu::span::round_plan(k, var, body, split)?;
-    Some(move |mark: &TokenStream, checked: &TokenStream| {
-        let (blk, t) = (block_ident(), thread_ident());
-        let name = ident(&k.locals[var].name);
-        let fem = em.clone().with_spans(plan.clone());
-        let inner = wrap_part(&fem, body, &[], body.iter().map(|s| fem.stmt(s)).collect());
-        crate::cpu::span::round_versioned(
-            k,
-            &plan,
-            &round,
-            |_| {
-                quote! {
-                    #mark
-                    #blk.span_block();
-                    #blk.threads(|#t| {
-                        #[allow(unused_variables)]
-                        let #name = ::gpujit::__private::StrideIndex::stride_at(#t.grid1(), #off);
-                        #inner
-                    });
-                }
-            },
-            checked.clone(),
-        )
-    })
 }

@@ -21,7 +21,7 @@
 //! iterations in its order, with its own values. Where `a` is `grid(1)` and
 //! no thread can have returned, the rounds that every thread of the block
 //! runs (below the least trip count) read the read-only arrays on spans
-//! shifted by `r * s` (`lockstep::shifted_round`), each checked once per
+//! shifted by `r * s` (`span::shifted_round`), each checked once per
 //! round; the other rounds, and a round whose span check fails, run checked.
 //!
 //! Taken when the bounds are block-uniform and cannot fault (see `narrow`:
@@ -287,14 +287,14 @@ fn interchange_strided(em: &Emitter, l: &Stmt) -> Option<TokenStream> {
     };
     // Rounds that every thread of the block runs (fewer than `full`) on
     // spans shifted by `off`, each read-only array checked once per round
-    // (see `lockstep::shifted_round`), where no thread can have returned
+    // (see `span::shifted_round`), where no thread can have returned
     // (every thread then runs the part).
     let full = mixed("gj_full");
     let body_stmts: Vec<&Stmt> = body.stmts.iter().collect();
     let spans = if em.track_exit {
         None
     } else {
-        crate::cpu::lockstep::shifted_round(em.k, em, *var, start, &body_stmts, &off, quote! { #r, #stp }, true)
+        crate::cpu::span::shifted_round(em.k, em, *var, start, &body_stmts, &off, quote! { #r, #stp }, true)
     };
     let least = if spans.is_some() {
         quote! { #full = ::core::cmp::min(#full, #trips); }
