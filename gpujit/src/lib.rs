@@ -281,7 +281,7 @@ pub mod __private {
         last_launch_narrowed_blocks, last_launch_narrowed_loops, last_launch_row_blocks, last_launch_span_blocks,
         last_launch_span_loops, note_coroutines, with_cpu_strategies_off, with_forced_coroutines, Block, CpuBackend,
         GlobalMem, IntDiv, IntEuclid, IntRoot, IntRound, KernelMinMax, Mem, OwnedArg, OwnedView, SharedLayout,
-        SharedMem, Space, Strategies, Thread, View, XRange,
+        SharedMem, Shuffle, Space, Strategies, Thread, View, XRange,
     };
     pub use crate::cpu::{stack_check, threadfence, threadfence_block, AtomicOp, AtomicScalar};
     pub use crate::cpu::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};

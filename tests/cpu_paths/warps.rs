@@ -110,6 +110,27 @@ fn warp_intrinsics_meet_on_the_split_path() {
         }
     }
 
+    // Shuffles after returns, in whole and partial warps: the typed
+    // exchange's general rules (`Block::shuffle_exchange`).
+    for (blocks, threads) in [(2, 64), (2, 48), (3, 100)] {
+        let n = blocks * threads;
+        let x: Vec<i64> = (0..n as i64).map(|i| (i * 29) % 43 - 20).collect();
+        let what = format!("shuffles_after_returns, {blocks} blocks of {threads}");
+        let (fast, _, reference) = common::on_both_paths(Expect::split().named(&what), || {
+            let mut out = zeros::<i64>((2, n)).unwrap();
+            shuffles_after_returns![blocks, threads](&to_device(&x).unwrap(), &mut out).unwrap();
+            out.copy_to_host().unwrap()
+        });
+        assert_eq!(fast, reference, "{what}");
+        for i in (0..n).filter(|&i| x[i] % 7 != 0) {
+            let (b0, lin) = (i / threads * threads, i % threads);
+            let w0 = b0 + lin / 32 * 32;
+            let first = (w0..(w0 + 32).min(b0 + threads)).find(|&j| x[j] % 7 != 0).unwrap();
+            assert_eq!(fast[i], x[first], "{what}: shfl_sync of thread {i}");
+            assert_eq!(fast[n + i], x[i] + 1, "{what}: shfl_xor_sync of thread {i}");
+        }
+    }
+
     // The suite's kernels whose intrinsics every thread reaches.
     let x: Vec<f64> = (0..64).map(|i| [0.0, -0.0, 1.5][i % 3]).collect();
     let (fast, _, reference) = common::on_both_paths(Expect::split().named("match_f64"), || {

@@ -435,6 +435,23 @@ pub fn meetings(x: &[i64], arg: &[u32], rounds: u32, out: ArrayViewMut2<i64>) {
     out[[7, i]] = all + 2 * any + 4 * eq;
 }
 
+/// Shuffles after some lanes returned (those whose `x` is a multiple of
+/// 7): the lanes left read, with the mask of a ballot of them, the value
+/// of the first lane left in their warp, and their own value through a
+/// `shfl_xor_sync` with lane mask 0. `out` has 2 rows.
+#[gpu_kernel]
+pub fn shuffles_after_returns(x: &[i64], out: ArrayViewMut2<i64>) {
+    let i = grid(1);
+    let v = x[i];
+    if v % 7 == 0 {
+        return;
+    }
+    let left = ballot_sync(0xffff_ffff, true);
+    let first = left.trailing_zeros();
+    out[[0, i]] = shfl_sync(left, v, first);
+    out[[1, i]] = shfl_xor_sync(left, v, 0) + 1;
+}
+
 /// Values of types only rustc knows: an element of a module `const` array,
 /// and a device function's result.
 const OFFSETS: [i64; 4] = [10, -20, 30, -40];
@@ -497,6 +514,7 @@ pub fn intrinsic_kernels() -> Vec<&'static gpujit::__private::KernelDef> {
         &shfl_in_a_partial_warp::KERNEL,
         &masks_differ::KERNEL,
         &meetings::KERNEL,
+        &shuffles_after_returns::KERNEL,
         &match_all_masks::KERNEL,
         &outside_values::KERNEL,
     ]

@@ -142,6 +142,9 @@ impl Emitter<'_> {
             // meeting's statement, the arguments are stand-ins: the call
             // gives the exchanged result.
             ExprKind::Warp(f, args) => {
+                if let Some(values) = self.replay_values.borrow().as_ref() {
+                    return quote! { #values[#t.lin()] };
+                }
                 let m = ident(f.spec().name);
                 if let Some(site) = self.replay_warp.get() {
                     let args = f.spec().args.iter().zip(args).map(|((kind, _), a)| match kind {

@@ -263,6 +263,10 @@ pub(crate) struct Emitter<'a> {
     /// gives the result the exchange left and evaluates none of its
     /// arguments again (the gather loop did).
     replay_warp: Cell<Option<u32>>,
+    /// While the split path emits a full-mask shuffle's statement after its
+    /// typed exchange (`cpu::split`): the per-thread array holding each
+    /// thread's result, which the call then reads.
+    replay_values: std::cell::RefCell<Option<Ident>>,
     /// Per parameter: accessed through own-index views (see `owned`).
     owned: Vec<bool>,
     /// Per local: the variable of a grid-stride loop that partitions the
@@ -287,6 +291,7 @@ impl<'a> Emitter<'a> {
             lockstep_break: None,
             sites: Cell::new(0),
             replay_warp: Cell::new(None),
+            replay_values: std::cell::RefCell::new(None),
             owned: crate::analysis::owned::owned_params(k),
             part: crate::analysis::owned::partition_vars(k),
             spans: None,
@@ -375,6 +380,15 @@ impl<'a> Emitter<'a> {
         out
     }
 
+    /// `f`'s code, with each warp intrinsic in it giving thread `t`'s
+    /// element of the per-thread array `values` (see `replay_values`).
+    pub fn replaying_values<R>(&self, values: &Ident, f: impl FnOnce() -> R) -> R {
+        *self.replay_values.borrow_mut() = Some(values.clone());
+        let out = f();
+        *self.replay_values.borrow_mut() = None;
+        out
+    }
+
     /// Local `id` as a place. A spilled local is a Rust local too: each
     /// per-thread part loads it from its per-thread array first and stores
     /// it back after (see `cpu::split::wrap_part`), so that it lives in a
@@ -386,7 +400,7 @@ impl<'a> Emitter<'a> {
 
     /// A fresh barrier site number (coroutine path: threads waiting at
     /// different sites are a divergent barrier).
-    fn next_site(&self) -> u32 {
+    pub(crate) fn next_site(&self) -> u32 {
         let site = self.sites.get();
         self.sites.set(site + 1);
         site

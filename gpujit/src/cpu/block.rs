@@ -21,7 +21,7 @@ use crate::cpu::ctx::{panic_message, Fault, LaunchCtx};
 use crate::cpu::strategy::Strategies;
 use crate::cpu::thread::Thread;
 use crate::cpu::view::{RecordsFaults, SharedMem, View};
-use crate::cpu::warp::{self, Arrival, Meeting, Wait};
+use crate::cpu::warp::{self, Arrival, Meeting, Wait, WarpValue};
 use crate::scalar::DeviceScalar;
 
 /// One block of a running launch, owned by the OS thread that runs it. The
@@ -494,6 +494,62 @@ impl<'a> Block<'a> {
                 false
             }
         }
+    }
+
+    /// The exchange of shuffle `op` (warp intrinsic number `site + 1`) on
+    /// the split path, from typed per-thread arrays the caller's thread loop
+    /// filled for each live thread (not `exited`): `masks`, `args` (source
+    /// lane, delta or lane mask) and `vals`, which each live thread's result
+    /// then replaces. Where every warp of the block is whole, no thread has
+    /// returned and every mask is full, each lane reads its source lane's
+    /// value at once; otherwise the lanes meet as at [`Block::warp_gather`]
+    /// and the same rules apply. False after recording the fault of a broken
+    /// rule (the block ends), as [`Block::warp_exchange`].
+    pub fn shuffle_exchange<T: WarpValue>(
+        &self,
+        site: u32,
+        op: warp::Shuffle,
+        exited: Option<&[Cell<bool>]>,
+        masks: &[u32],
+        args: &[u32],
+        vals: &mut [T],
+    ) -> bool {
+        let whole = vals.len().is_multiple_of(warp::LANES)
+            && exited.is_none_or(|ex| ex.iter().all(|e| !e.get()))
+            && masks.iter().all(|&m| m == u32::MAX);
+        if whole {
+            warp::shuffle_whole(op, args, vals);
+            return true;
+        }
+        let live = |lin: usize| exited.is_none_or(|ex| !ex[lin].get());
+        let mut wait: Vec<Wait> = (0..vals.len())
+            .map(|lin| match live(lin) {
+                true => Wait::Warp(Arrival {
+                    site,
+                    op: op.into(),
+                    mask: masks[lin],
+                    value: vals[lin].warp_bits(),
+                    arg: args[lin],
+                }),
+                false => Wait::Done,
+            })
+            .collect();
+        let fault = match warp::complete(&mut wait) {
+            Ok(_) => warp::stuck(&wait),
+            Err(f) => Some(f),
+        };
+        if let Some((lin, message)) = fault {
+            if !self.cancelled() {
+                self.divergent(lin, format_args!("{message}"));
+            }
+            return false;
+        }
+        for (v, w) in vals.iter_mut().zip(&wait) {
+            if let Wait::Ready(r) = *w {
+                *v = T::from_warp_bits(r);
+            }
+        }
+        true
     }
 
     /// Thread `lin` at the open meeting's warp intrinsic: records its

@@ -88,7 +88,7 @@ pub use span::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TI
 pub use strategy::{note_coroutines, with_cpu_strategies_off, with_forced_coroutines, Strategies};
 pub use thread::Thread;
 pub use view::{GlobalMem, Mem, SharedMem, Space, View};
-pub use warp::WarpValue;
+pub use warp::{Shuffle, WarpValue};
 
 /// A `threadIdx`/`blockIdx`/`blockDim`/`gridDim` value with `usize`
 /// components: what [`thread_idx`](crate::kernel::thread_idx) and its

@@ -409,6 +409,7 @@ fn results_of(
 /// (PTX `shfl.sync` for a width of 32: only `b`'s low 5 bits count; `idx`
 /// reads lane `b % 32`, `bfly` lane `l ^ (b % 32)`, and `up` and `down` lanes
 /// `l - b % 32` and `l + b % 32`, or `l` itself where that is outside 0..32).
+#[inline(always)]
 fn source(op: WarpOp, l: usize, b: u32) -> usize {
     let b = b as usize % LANES;
     match op {
@@ -416,6 +417,57 @@ fn source(op: WarpOp, l: usize, b: u32) -> usize {
         WarpOp::ShflUp => l.checked_sub(b).unwrap_or(l),
         WarpOp::ShflDown => Some(l + b).filter(|&j| j < LANES).unwrap_or(l),
         _ => l ^ b,
+    }
+}
+
+/// The shuffle of a full-mask exchange that the split path runs on typed
+/// per-thread values ([`Block::shuffle_exchange`](crate::cpu::Block::shuffle_exchange)).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shuffle {
+    /// `shfl_sync`: lane `b % 32`.
+    Idx,
+    /// `shfl_up_sync`: lane `l - b % 32`, or its own.
+    Up,
+    /// `shfl_down_sync`: lane `l + b % 32`, or its own.
+    Down,
+    /// `shfl_xor_sync`: lane `l ^ (b % 32)`.
+    Xor,
+}
+
+impl From<Shuffle> for WarpOp {
+    fn from(s: Shuffle) -> WarpOp {
+        match s {
+            Shuffle::Idx => WarpOp::Shfl,
+            Shuffle::Up => WarpOp::ShflUp,
+            Shuffle::Down => WarpOp::ShflDown,
+            Shuffle::Xor => WarpOp::ShflXor,
+        }
+    }
+}
+
+/// Shuffles each whole warp of `vals` (32 lanes a chunk) in place: lane
+/// `l` gets the value of lane `source(op, l, args[l])`, as [`complete`]
+/// gives a whole warp at one shuffle with the full mask.
+pub(super) fn shuffle_whole<T: Copy>(op: Shuffle, args: &[u32], vals: &mut [T]) {
+    // One loop per shuffle, `source` inlined with its `op` a constant.
+    match op {
+        Shuffle::Idx => shuffle_each(args, vals, |l, b| source(WarpOp::Shfl, l, b)),
+        Shuffle::Up => shuffle_each(args, vals, |l, b| source(WarpOp::ShflUp, l, b)),
+        Shuffle::Down => shuffle_each(args, vals, |l, b| source(WarpOp::ShflDown, l, b)),
+        Shuffle::Xor => shuffle_each(args, vals, |l, b| source(WarpOp::ShflXor, l, b)),
+    }
+}
+
+#[inline(always)]
+fn shuffle_each<T: Copy>(args: &[u32], vals: &mut [T], source: impl Fn(usize, u32) -> usize) {
+    for (warp, args) in vals.chunks_exact_mut(LANES).zip(args.chunks_exact(LANES)) {
+        let Ok(old) = <[T; LANES]>::try_from(&*warp) else {
+            continue;
+        };
+        for (l, (w, &b)) in warp.iter_mut().zip(args).enumerate() {
+            *w = old[source(l, b)];
+        }
     }
 }
 

@@ -264,6 +264,93 @@ impl Split<'_, '_> {
         }
     }
 
+    /// A shuffle's meeting on typed per-thread arrays (`Block::shuffle_exchange`):
+    /// a thread loop stores each live thread's mask, value and lane
+    /// argument (evaluated in the call's order), the runtime exchanges the
+    /// values, and a thread loop runs the statement with each thread's
+    /// result. `None` for the other warp intrinsics, a value that is not a
+    /// scalar, or an argument holding another warp intrinsic (the general
+    /// meeting then runs it), and in the checked copy.
+    fn typed_shuffle(&self, stmt: &Stmt, call: &Expr) -> Option<TokenStream> {
+        let ExprKind::Warp(f, args) = &call.kind else {
+            return None;
+        };
+        if self.checked {
+            return None;
+        }
+        let op = match f {
+            WarpFn::Shfl => quote! { Idx },
+            WarpFn::ShflUp => quote! { Up },
+            WarpFn::ShflDown => quote! { Down },
+            WarpFn::ShflXor => quote! { Xor },
+            WarpFn::Ballot
+            | WarpFn::All
+            | WarpFn::Any
+            | WarpFn::Eq
+            | WarpFn::MatchAny
+            | WarpFn::MatchAll
+            | WarpFn::ActiveMask
+            | WarpFn::SyncWarp => return None,
+        };
+        let value = f
+            .spec()
+            .args
+            .iter()
+            .zip(args)
+            .find(|((k, _), _)| *k == WarpArg::Value)?
+            .1;
+        let Ty::Scalar(s) = &value.ty else {
+            return None;
+        };
+        if args.iter().any(|a| any_in_expr(a, |p| p.sync != SyncScope::None)) {
+            return None;
+        }
+        let (blk, t) = (block_ident(), thread_ident());
+        let (vals, masks, lanes, i) = (
+            mixed("gj_warp_values"),
+            mixed("gj_warp_masks"),
+            mixed("gj_warp_lanes"),
+            mixed("gj_lin"),
+        );
+        let ty = ident(s.rust_name());
+        let stores = f.spec().args.iter().zip(args).map(|((kind, _), a)| {
+            let e = self.em.expr(a);
+            match kind {
+                WarpArg::Mask => quote! { #masks[#i] = (#e) as u32; },
+                WarpArg::Lane => quote! { #lanes[#i] = (#e) as u32; },
+                WarpArg::Value | WarpArg::Pred => quote! { #vals[#i] = #e; },
+            }
+        });
+        let arg_refs: Vec<&Expr> = args.iter().collect();
+        let gather = wrap_part(self.em, &[], &arg_refs, quote! { let #i = #t.lin(); #(#stores)* });
+        let (each, exited) = if self.em.track_exit {
+            let ex = exited_ident();
+            (
+                quote! { #blk.live_threads(&#ex, |#t| { #gather }); },
+                quote! { ::core::option::Option::Some(&#ex[..]) },
+            )
+        } else {
+            (
+                quote! { #blk.threads(|#t| { #gather }); },
+                quote! { ::core::option::Option::None },
+            )
+        };
+        let site = self.em.next_site();
+        let run = self
+            .em
+            .replaying_values(&vals, || interchange::plain_part(self.em, &[stmt]));
+        Some(quote! {
+            let mut #vals: ::std::vec::Vec<#ty> = #blk.per_thread(<#ty as ::core::default::Default>::default());
+            let mut #masks: ::std::vec::Vec<u32> = #blk.per_thread(0u32);
+            let mut #lanes: ::std::vec::Vec<u32> = #blk.per_thread(0u32);
+            #each
+            if !#blk.shuffle_exchange(#site, ::gpujit::__private::Shuffle::#op, #exited, &#masks, &#lanes, &mut #vals) {
+                return;
+            }
+            #run
+        })
+    }
+
     fn node(&self, n: &Node) -> TokenStream {
         let (blk, t) = (block_ident(), thread_ident());
         let cancel = quote! { if #blk.cancelled() { return; } };
@@ -304,6 +391,9 @@ impl Split<'_, '_> {
                 quote! { #run #keep }
             }
             Node::Warp { stmt, call } => {
+                if let Some(typed) = self.typed_shuffle(stmt, call) {
+                    return quote! { #typed #cancel };
+                }
                 // Each live thread's arrival (its arguments, evaluated
                 // once), the exchange, then the statement with the result.
                 let site = self.em.peek_site();
