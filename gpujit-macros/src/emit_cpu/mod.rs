@@ -263,9 +263,9 @@ pub(crate) struct Emitter<'a> {
     /// gives the result the exchange left and evaluates none of its
     /// arguments again (the gather loop did).
     replay_warp: Cell<Option<u32>>,
-    /// While the split path emits a full-mask shuffle's statement after its
-    /// typed exchange (`cpu::split`): the per-thread array holding each
-    /// thread's result, which the call then reads.
+    /// While the split path emits a shuffle's statement after its typed
+    /// exchange (`cpu::split`): the per-thread array holding each thread's
+    /// result, which the call then reads.
     replay_values: std::cell::RefCell<Option<Ident>>,
     /// Per parameter: accessed through own-index views (see `owned`).
     owned: Vec<bool>,

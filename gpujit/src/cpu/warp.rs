@@ -420,8 +420,7 @@ fn source(op: WarpOp, l: usize, b: u32) -> usize {
     }
 }
 
-/// The shuffle of a full-mask exchange that the split path runs on typed
-/// per-thread values ([`Block::shuffle_exchange`](crate::cpu::Block::shuffle_exchange)).
+/// A shuffle that the split path exchanges on typed per-thread arrays ([`Block::shuffle_exchange`](crate::cpu::Block::shuffle_exchange)).
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shuffle {
