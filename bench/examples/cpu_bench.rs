@@ -139,16 +139,14 @@ pub fn measure(all: &mut [Box<dyn Workload>], rounds: usize, min_sample_secs: f6
             w.check(which)?;
         }
     }
-    // Runs per sample, from one warm run each: a sample of at least
-    // `min_sample_secs`, so that microsecond launches are not timer noise.
+    // Runs per sample (`reps_for`).
     let mut reps = Vec::new();
     for w in all.iter_mut() {
         let mut r = Vec::new();
         for &which in w.impls() {
-            let start = Instant::now();
-            w.run(which).map_err(|e| format!("{}: {e}", w.name()))?;
-            let once = start.elapsed().as_secs_f64().max(1e-9);
-            r.push((min_sample_secs / once).ceil().clamp(1.0, 100_000.0) as usize);
+            r.push(reps_for(min_sample_secs, || {
+                w.run(which).map_err(|e| format!("{}: {e}", w.name()))
+            })?);
         }
         reps.push(r);
     }
@@ -179,6 +177,24 @@ pub fn measure(all: &mut [Box<dyn Workload>], rounds: usize, min_sample_secs: f6
                 .collect(),
         })
         .collect())
+}
+
+/// Runs per sample: enough for a sample of at least `min_sample_secs`, so
+/// that microsecond launches are not timer noise. Timed over warm runs
+/// filling a fifth of a sample, not one run: a single run after another
+/// implementation's may find rayon's workers asleep and read several times
+/// slower, which gave launches of a few microseconds a handful of runs per
+/// sample (each paying a wake-up) and others hundreds.
+fn reps_for(min_sample_secs: f64, mut run: impl FnMut() -> Result<(), String>) -> Result<usize, String> {
+    run()?;
+    let start = Instant::now();
+    let mut count = 0u32;
+    while count < 10_000 && (count == 0 || start.elapsed().as_secs_f64() < min_sample_secs / 5.0) {
+        run()?;
+        count += 1;
+    }
+    let once = (start.elapsed().as_secs_f64() / f64::from(count)).max(1e-9);
+    Ok((min_sample_secs / once).ceil().clamp(1.0, 100_000.0) as usize)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -478,10 +494,9 @@ pub fn measure_spellings(
     for f in families.iter_mut() {
         let mut r = Vec::new();
         for k in 0..f.spellings().len() {
-            let start = Instant::now();
-            f.run(k).map_err(|e| format!("{}: {e}", f.algorithm()))?;
-            let once = start.elapsed().as_secs_f64().max(1e-9);
-            r.push((min_sample_secs / once).ceil().clamp(1.0, 100_000.0) as usize);
+            r.push(reps_for(min_sample_secs, || {
+                f.run(k).map_err(|e| format!("{}: {e}", f.algorithm()))
+            })?);
         }
         reps.push(r);
     }

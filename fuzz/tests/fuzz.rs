@@ -221,13 +221,14 @@ fn child(names: &str) -> std::process::ExitCode {
 const DEFAULT_PATH: &str = "cpu-default";
 const CHECKED: &str = "cpu-checked";
 /// The CPU backend with one strategy kept off (`GPUJIT_CPU_EXEC=no-..`).
-const FORCED_OFF: [(&str, gpujit::__private::Strategies); 4] = {
+const FORCED_OFF: [(&str, gpujit::__private::Strategies); 5] = {
     use gpujit::__private::Strategies as S;
     [
         ("cpu-no-spans", S::SPANS),
         ("cpu-no-lockstep", S::LOCKSTEP),
         ("cpu-no-split", S::SPLIT),
         ("cpu-no-merge", S::MERGE),
+        ("cpu-no-inline", S::INLINE),
     ]
 };
 const NVRTC: &str = "nvrtc";

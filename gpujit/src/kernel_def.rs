@@ -55,6 +55,9 @@ pub struct CpuLaunch<'a> {
     /// a launch through the backend. A hand-made launch ([`CpuLaunch::new`],
     /// the executor's own tests) is checked when it runs.
     pub(crate) checked: bool,
+    /// The most work one thread does, where the macro can bound it
+    /// ([`CpuLaunch::with_thread_work`]); `None` where it cannot.
+    pub(crate) thread_work: Option<u32>,
 }
 
 impl<'a> CpuLaunch<'a> {
@@ -65,6 +68,7 @@ impl<'a> CpuLaunch<'a> {
             kernel,
             cfg,
             checked: false,
+            thread_work: None,
         }
     }
 
@@ -75,6 +79,19 @@ impl<'a> CpuLaunch<'a> {
             kernel,
             cfg,
             checked: true,
+            thread_work: None,
+        }
+    }
+
+    /// This launch of a kernel whose threads each do at most `units` of
+    /// work (about a nanosecond each, as the macro estimates for a kernel
+    /// without loops or device function calls). A launch whose whole work is
+    /// less than what handing it to the thread pool costs runs its blocks
+    /// one after another on the calling thread (`cpu::exec::runs_inline`).
+    pub fn with_thread_work(&self, units: u32) -> CpuLaunch<'a> {
+        CpuLaunch {
+            thread_work: Some(units),
+            ..*self
         }
     }
 

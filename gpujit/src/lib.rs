@@ -277,11 +277,11 @@ pub mod __private {
     pub use crate::cpu::{common_range, common_step, full_rounds, LoopState, StrideIndex};
     pub use crate::cpu::{fixed_ld, fixed_st, FixedArray};
     pub use crate::cpu::{
-        last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,
-        last_launch_narrowed_blocks, last_launch_narrowed_loops, last_launch_row_blocks, last_launch_span_blocks,
-        last_launch_span_loops, note_coroutines, with_cpu_strategies_off, with_forced_coroutines, Block, CpuBackend,
-        GlobalMem, IntDiv, IntEuclid, IntRoot, IntRound, KernelMinMax, Mem, OwnedArg, OwnedView, SharedLayout,
-        SharedMem, Shuffle, Space, Strategies, Thread, View, XRange,
+        last_launch_coroutine_blocks, last_launch_inline_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks,
+        last_launch_merged_blocks, last_launch_narrowed_blocks, last_launch_narrowed_loops, last_launch_row_blocks,
+        last_launch_span_blocks, last_launch_span_loops, note_coroutines, with_cpu_strategies_off,
+        with_forced_coroutines, Block, CpuBackend, GlobalMem, IntDiv, IntEuclid, IntRoot, IntRound, KernelMinMax, Mem,
+        OwnedArg, OwnedView, SharedLayout, SharedMem, Shuffle, Space, Strategies, Thread, View, XRange,
     };
     pub use crate::cpu::{stack_check, threadfence, threadfence_block, AtomicOp, AtomicScalar};
     pub use crate::cpu::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};

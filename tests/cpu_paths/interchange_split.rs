@@ -50,6 +50,7 @@ pub fn cases() -> Vec<common::Case> {
         cpu => strided_rounds_of_every_bound_and_step_are_exact,
         cpu => locals_bound_before_the_loop_and_read_only_in_its_part_are_interchanged,
         cpu => full_rounds_of_a_grid_stride_walk_between_barriers_run_on_spans,
+        cpu => a_walk_starting_at_a_local_of_its_part_runs_in_rounds,
     ]
 }
 
@@ -898,4 +899,80 @@ fn past_the_end(x: &[f32], n: usize, out: &mut [f32]) {
     if t == 0 {
         out[0] = sums[0];
     }
+}
+
+/// The histogram's walk from a start each thread computes in the walk's
+/// part: from memory (a per-block offset) and its coordinates, as a
+/// `while` (canonically a `for .. step_by` from the local `start`).
+#[gpu_kernel]
+fn walk_from_local(pixels: &[u8], skip: &[u32], hist: &mut [u32]) {
+    let bins = shared_array::<[u32; BINS]>();
+    let t = thread_idx().x;
+    bins[t] = 0;
+    syncthreads();
+    let start = skip[block_idx().x] as usize + block_idx().x * block_dim().x + t;
+    let mut i = start;
+    while i < pixels.len() {
+        atomic_add(&mut bins[pixels[i] as usize], 1);
+        i += gridsize(1);
+    }
+    syncthreads();
+    atomic_add(&mut hist[t], bins[t]);
+}
+
+/// The same, `for` over a start that a later statement of the part
+/// reassigns before the loop (the loop starts from the last value).
+#[gpu_kernel]
+fn walk_from_reassigned(pixels: &[u8], skip: &[u32], hist: &mut [u32]) {
+    let bins = shared_array::<[u32; BINS]>();
+    let t = thread_idx().x;
+    bins[t] = 0;
+    syncthreads();
+    let mut start = grid(1);
+    start += skip[block_idx().x] as usize;
+    for i in (start..pixels.len()).step_by(gridsize(1)) {
+        atomic_add(&mut bins[pixels[i] as usize], 1);
+    }
+    syncthreads();
+    atomic_add(&mut hist[t], bins[t]);
+}
+
+/// A grid-stride walk whose start is a local bound before it in its part
+/// (not `grid(1)`, not a coordinate, not uniform) runs in rounds too: the
+/// local gets a per-thread array, and each round reads the start from it.
+fn a_walk_starting_at_a_local_of_its_part_runs_in_rounds() -> gpujit::Result<()> {
+    let blocks = 3usize;
+    for n in [0usize, 300, 4097, 3 * 256 * 9 + 100] {
+        let pixels: Vec<u8> = (0..n).map(|i| ((i * 37 + i / 3) % 256) as u8).collect();
+        let skip = [0u32, 5, 300];
+        let mut want = vec![0u32; BINS];
+        for (b, &k) in skip.iter().enumerate() {
+            for t in 0..BINS {
+                for i in (k as usize + b * BINS + t..n).step_by(blocks * BINS) {
+                    want[pixels[i] as usize] += 1;
+                }
+            }
+        }
+        for reassigned in [false, true] {
+            let what = format!("n = {n}, reassigned {reassigned}");
+            let (fast, paths, coro) = common::on_both_paths(Expect::split().named(&what), || {
+                let (d, ds) = (to_device(&pixels)?, to_device(&skip)?);
+                let mut h = zeros::<u32>(BINS)?;
+                if reassigned {
+                    walk_from_reassigned![blocks, BINS](&d, &ds, &mut h)?;
+                } else {
+                    walk_from_local![blocks, BINS](&d, &ds, &mut h)?;
+                }
+                h.copy_to_host()
+            });
+            assert_eq!(fast?, want, "{what}");
+            assert_eq!(coro?, want, "{what}");
+            assert_eq!(
+                paths.lockstep_blocks,
+                common::expected(blocks),
+                "{what}: lockstep blocks"
+            );
+        }
+    }
+    Ok(())
 }

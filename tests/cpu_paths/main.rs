@@ -19,6 +19,7 @@ mod reduction;
 
 mod barriers;
 mod checked;
+mod inline;
 mod interchange;
 mod interchange_split;
 mod merged;
@@ -34,6 +35,7 @@ fn main() -> std::process::ExitCode {
     let cases = [
         common::group("barriers", barriers::cases()),
         common::group("checked", checked::cases()),
+        common::group("inline", inline::cases()),
         common::group("interchange", interchange::cases()),
         common::group("interchange_split", interchange_split::cases()),
         common::group("merged", merged::cases()),
@@ -51,6 +53,7 @@ fn main() -> std::process::ExitCode {
     let sources = [
         include_str!("barriers.rs"),
         include_str!("checked.rs"),
+        include_str!("inline.rs"),
         include_str!("interchange.rs"),
         include_str!("interchange_split.rs"),
         include_str!("merged.rs"),

@@ -183,6 +183,12 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
     // A device function may reach a barrier (known at run time only): the
     // launch then sizes coroutine stacks (see `device`).
     let uses_barrier = k.uses_barrier || !k.callees.is_empty();
+    // A kernel without loops or calls may run a small launch on the calling
+    // thread (`CpuLaunch::with_thread_work`).
+    let launch = match crate::model::thread_work(&k.body) {
+        crate::model::Work::Bounded(units) => quote! { &gj_launch.with_thread_work(#units) },
+        crate::model::Work::Unbounded => quote! { gj_launch },
+    };
     let recursive = super::kernel_recursion(k);
     let blk = block_ident();
 
@@ -400,7 +406,7 @@ pub fn expand(item: &syn::ItemFn, k: &Kernel, typecheck: TokenStream) -> TokenSt
                 #(#unpack)*
                 #prelude
                 let gj_shared = ::gpujit::__private::SharedLayout { bytes: #shared_bytes, align: #shared_align };
-                gj_launch.#run(
+                (#launch).#run(
                     gj_shared,
                     &|#blk: &::gpujit::__private::Block<'_>| { #body },
                     &|#blk: &::gpujit::__private::Block<'_>| { #checked },

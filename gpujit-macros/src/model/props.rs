@@ -68,6 +68,32 @@ pub struct ExprProps {
     /// `gridsize(..)` do not: the CPU backend's merged runs keep them.)
     pub sees_block: bool,
     pub uniformity: Uniformity,
+    pub work: Work,
+}
+
+/// How much work a construct does in one thread, beside its
+/// sub-expressions: what decides whether a launch is small enough for the
+/// CPU backend to run on the calling thread instead of handing it to the
+/// thread pool (`CpuLaunch::with_thread_work`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work {
+    /// At most this many units, a unit being about a nanosecond of one core
+    /// (an upper estimate: a transcendental function is 16).
+    Bounded(u32),
+    /// Repeats or hides what it runs: a loop, a device function (which may
+    /// loop or recurse), a local array filled with one value (its length is
+    /// the kernel's, not the statement's).
+    Unbounded,
+}
+
+impl Work {
+    /// Both, one after the other.
+    pub fn then(self, other: Work) -> Work {
+        match (self, other) {
+            (Work::Bounded(a), Work::Bounded(b)) => Work::Bounded(a.saturating_add(b)),
+            _ => Work::Unbounded,
+        }
+    }
 }
 
 /// How a statement may leave the statements around it.
@@ -92,6 +118,7 @@ pub struct StmtProps {
     /// Declares a local array (per-thread memory that the CPU backend keeps
     /// in the thread's frame).
     pub local_array: bool,
+    pub work: Work,
 }
 
 /// Whether `f` may report a fault (on the CPU backend: where Rust's
@@ -138,6 +165,7 @@ pub fn expr_props(e: &Expr) -> ExprProps {
         may_fault: false,
         sees_block: false,
         uniformity,
+        work: Work::Bounded(1),
     };
     match &e.kind {
         ExprKind::Lit(_) | ExprKind::ExternConst(_) | ExprKind::BodyConst(_) => plain(Uniformity::Block),
@@ -171,12 +199,14 @@ pub fn expr_props(e: &Expr) -> ExprProps {
         },
         ExprKind::Math(f, _) => ExprProps {
             may_fault: math_may_fault(*f),
+            work: Work::Bounded(16),
             ..plain(Uniformity::Operands)
         },
         // Out-of-bounds indices fault.
         ExprKind::Load(..) => ExprProps {
             reads_memory: true,
             may_fault: true,
+            work: Work::Bounded(2),
             ..plain(Uniformity::Unknown)
         },
         // Its statements are planned where they are.
@@ -188,6 +218,7 @@ pub fn expr_props(e: &Expr) -> ExprProps {
             may_fault: false,
             sees_block: true,
             uniformity: Uniformity::Unknown,
+            work: Work::Bounded(16),
         },
         // A lane's result depends on the other lanes; a misuse (a lane of
         // the mask that never comes, a source lane that does not take part)
@@ -199,6 +230,7 @@ pub fn expr_props(e: &Expr) -> ExprProps {
             may_fault: true,
             sees_block: true,
             uniformity: Uniformity::Unknown,
+            work: Work::Bounded(64),
         },
         ExprKind::Atomic(..) => ExprProps {
             sync: SyncScope::None,
@@ -207,6 +239,7 @@ pub fn expr_props(e: &Expr) -> ExprProps {
             may_fault: true,
             sees_block: true,
             uniformity: Uniformity::Unknown,
+            work: Work::Bounded(16),
         },
         ExprKind::Call(_, args) => {
             // One given only scalars reaches no memory (there are no
@@ -220,6 +253,7 @@ pub fn expr_props(e: &Expr) -> ExprProps {
                 may_fault: true,
                 sees_block: true,
                 uniformity: Uniformity::Unknown,
+                work: Work::Unbounded,
             }
         }
         ExprKind::ArrayArg(_) => ExprProps {
@@ -238,6 +272,7 @@ pub fn stmt_props(s: &Stmt) -> StmtProps {
         control: Control::Next,
         store: None,
         local_array: false,
+        work: Work::Bounded(1),
     };
     match s {
         Stmt::Let { .. }
@@ -245,15 +280,23 @@ pub fn stmt_props(s: &Stmt) -> StmtProps {
         | Stmt::Shared(_)
         | Stmt::Expr(_)
         | Stmt::If { .. }
-        | Stmt::For { .. }
-        | Stmt::While { .. }
-        | Stmt::Loop { .. }
-        | Stmt::Block(_)
-        | Stmt::Line(_) => next,
+        | Stmt::Block(_) => next,
+        Stmt::Line(_) => StmtProps {
+            work: Work::Bounded(0),
+            ..next
+        },
+        Stmt::For { .. } | Stmt::While { .. } | Stmt::Loop { .. } => StmtProps {
+            work: Work::Unbounded,
+            ..next
+        },
         // A fence orders this thread's own accesses; no thread waits.
         Stmt::Fence(_) => next,
-        Stmt::LocalArray { .. } => StmtProps {
+        Stmt::LocalArray { init, .. } => StmtProps {
             local_array: true,
+            work: match init {
+                ArrayInit::List(es) => Work::Bounded(u32::try_from(es.len()).unwrap_or(u32::MAX)),
+                ArrayInit::Repeat(_) => Work::Unbounded,
+            },
             ..next
         },
         Stmt::Assign { place, .. } => StmtProps {
@@ -277,9 +320,19 @@ pub fn stmt_props(s: &Stmt) -> StmtProps {
         },
         Stmt::SyncThreads => StmtProps {
             sync: SyncScope::Block,
+            work: Work::Bounded(16),
             ..next
         },
     }
+}
+
+/// The work one thread of a kernel with body `b` does at most: the sum of
+/// its statements' and expressions' [`Work`], every branch counted.
+pub fn thread_work(b: &Block) -> Work {
+    let mut work = Work::Bounded(0);
+    crate::model::visit::each_stmt_in_block(b, &mut |s| work = work.then(stmt_props(s).work));
+    crate::model::visit::each_expr_in_block(b, &mut |e| work = work.then(expr_props(e).work));
+    work
 }
 
 /// Whether any expression in `e` (itself included) has property `p`.
@@ -399,6 +452,41 @@ mod tests {
             .into_iter()
             .filter(|s| !matches!(s, Stmt::Line(_)))
             .collect()
+    }
+
+    #[test]
+    fn work_is_bounded_without_loops_calls_or_filled_local_arrays() {
+        let work = |src: &str| thread_work(&body_of(src));
+        assert_eq!(work("fn k() {}"), Work::Bounded(0));
+        // `let i = grid(1)` (1 + 1), `if i < y.len()` (1 + 3), `y[i] = x[i].sin()`
+        // (1 + the index, the load and its index, the sine: 1 + 2 + 1 + 16).
+        let straight =
+            work("fn k(x: &[f32], y: &mut [f32]) { let i = grid(1); if i < y.len() { y[i] = x[i].sin(); } }");
+        assert!(
+            matches!(straight, Work::Bounded(n) if (20..=40).contains(&n)),
+            "{straight:?}"
+        );
+        // Both branches of an `if` count.
+        let both = work("fn k(y: &mut [f32]) { if grid(1) == 0 { y[0] = 1.0; } else { y[1] = y[0].exp(); } }");
+        let one = work("fn k(y: &mut [f32]) { if grid(1) == 0 { y[0] = 1.0; } }");
+        assert!(
+            matches!((both, one), (Work::Bounded(b), Work::Bounded(o)) if b > o + 16),
+            "{both:?} {one:?}"
+        );
+        for src in [
+            "fn k(y: &mut [f32]) { for i in 0..4 { y[i] = 1.0; } }",
+            "fn k(y: &mut [f32]) { let mut i = 0; while i < 4 { y[i] = 1.0; i += 1; } }",
+            "fn k(y: &mut [f32]) { loop { if y[0] > 1.0 { break; } y[0] += 1.0; } }",
+            "fn k(y: &mut [f32]) { y[0] = helper(1.0f32); }",
+            "fn k(y: &mut [f32]) { if grid(1) == 0 { let a = [0.0f32; 64]; y[0] = a[3]; } }",
+        ] {
+            assert_eq!(work(src), Work::Unbounded, "{src}");
+        }
+        // A local array of listed values is as long as its list.
+        assert!(matches!(
+            work("fn k(y: &mut [f32]) { let a = [1.0f32, 2.0]; y[0] = a[1]; }"),
+            Work::Bounded(_)
+        ));
     }
 
     #[test]

@@ -219,16 +219,35 @@ impl CpuLaunch<'_> {
         let runs = (merge && !off.contains(Strategies::MERGE) && shared.bytes == 0 && ctx.check.is_none())
             .then(|| Runs::new(grid, ctx.threads_per_block))
             .flatten();
+        // Checked: the blocks one after another (one shadow memory, and
+        // each block's shared shadow cleared at its start). Small: as
+        // well, on this thread, as the pool would only add its hand-off.
+        let inline = !off.contains(Strategies::INLINE)
+            && runs_inline(
+                self.thread_work,
+                blocks,
+                ctx.threads_per_block,
+                shared,
+                rayon::current_num_threads(),
+            );
+        let serial = ctx.check.is_some() || inline;
         let run_all = || match runs {
-            // Checked: the blocks one after another (one shadow memory,
-            // and each block's shared shadow cleared at its start).
-            None if ctx.check.is_some() => {
+            None if serial => {
                 let mut batch = Batch::new(&ctx);
                 for b in 0..blocks {
                     if ctx.cancel.load(Ordering::Relaxed) {
                         break;
                     }
                     ctx.run_block(&mut batch, b, body);
+                }
+            }
+            Some(runs) if serial => {
+                let mut batch = Batch::new(&ctx);
+                for item in 0..runs.items() {
+                    if ctx.cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    ctx.run_item(&mut batch, runs, item, body);
                 }
             }
             None => {
@@ -290,6 +309,7 @@ impl CpuLaunch<'_> {
             row_blocks: ctx.row_blocks.load(Ordering::Relaxed),
             inner_blocks: ctx.inner_blocks.load(Ordering::Relaxed),
             merged_blocks: ctx.merged_blocks.load(Ordering::Relaxed),
+            inline_blocks: if serial { blocks } else { 0 },
         });
         if ctx.cancel.load(Ordering::Relaxed) {
             let limit_ms = limit.map_or(0, |l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX));
@@ -316,6 +336,41 @@ impl CpuLaunch<'_> {
             faults,
         })
     }
+}
+
+/// Whether a launch of `blocks` blocks of `threads` threads, each doing at
+/// most `thread_work` units of work (`CpuLaunch::with_thread_work`; `None`:
+/// unbounded), takes less time on the calling thread than on the `workers`
+/// threads of the pool: its estimated work `w`, a block's setup and shared
+/// memory included, against the pool's hand-off `h` (waking the workers and
+/// waiting for them) plus its share `w / workers`, that is, while `w <= h *
+/// workers / (workers - 1)`.
+pub(super) fn runs_inline(
+    thread_work: Option<u32>,
+    blocks: usize,
+    threads: usize,
+    shared: SharedLayout,
+    workers: usize,
+) -> bool {
+    /// The pool's hand-off in units of about a nanosecond of one core: rayon's
+    /// loop over 1000 empty items took 14-28 µs on the 2-core machine of
+    /// BENCHMARKS.md, gpujit's 1000 empty blocks on the calling thread 11-18 µs.
+    const HAND_OFF: usize = 16_384;
+    /// A block's setup (its `Block`, the call of its block function):
+    /// 11-16 ns measured.
+    const BLOCK_UNITS: usize = 16;
+    let Some(work) = thread_work else {
+        return false;
+    };
+    if workers <= 1 {
+        return true;
+    }
+    // One unit per thread for its thread-loop step; zeroing shared memory
+    // is about 16 bytes a unit.
+    let per_block = threads
+        .saturating_mul(work as usize + 1)
+        .saturating_add(BLOCK_UNITS + shared.bytes / 16);
+    blocks.saturating_mul(per_block) <= HAND_OFF * workers / (workers - 1)
 }
 
 /// The fewest consecutive blocks a rayon job runs: enough for about

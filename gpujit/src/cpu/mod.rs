@@ -80,9 +80,9 @@ pub use math::{IntEuclid, IntRoot, IntRound, KernelMinMax};
 pub use ops::{IntDiv, KernelArith, KernelShift};
 pub use owned::{OwnedArg, OwnedView};
 pub use paths::{
-    last_launch_coroutine_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks, last_launch_merged_blocks,
-    last_launch_narrowed_blocks, last_launch_narrowed_loops, last_launch_row_blocks, last_launch_span_blocks,
-    last_launch_span_loops,
+    last_launch_coroutine_blocks, last_launch_inline_blocks, last_launch_inner_blocks, last_launch_lockstep_blocks,
+    last_launch_merged_blocks, last_launch_narrowed_blocks, last_launch_narrowed_loops, last_launch_row_blocks,
+    last_launch_span_blocks, last_launch_span_loops,
 };
 pub use span::{Span, SpanAxis, StackSlots, CONST, OWN_X, OWN_Y, OWN_Z, TID_X, TID_Y, TID_Z, UNIFORM};
 pub use strategy::{note_coroutines, with_cpu_strategies_off, with_forced_coroutines, Strategies};

@@ -17,6 +17,7 @@ pub(super) struct PathCounts {
     pub(super) row_blocks: usize,
     pub(super) inner_blocks: usize,
     pub(super) merged_blocks: usize,
+    pub(super) inline_blocks: usize,
 }
 
 thread_local! {
@@ -32,6 +33,7 @@ thread_local! {
             row_blocks: 0,
             inner_blocks: 0,
             merged_blocks: 0,
+            inline_blocks: 0,
         })
     };
 }
@@ -106,4 +108,12 @@ pub fn last_launch_inner_blocks() -> usize {
 /// cannot tell their block).
 pub fn last_launch_merged_blocks() -> usize {
     LAST.with(Cell::get).merged_blocks
+}
+
+/// How many blocks of the last CPU launch that ran on this OS thread ran on
+/// the calling thread, one after another, rather than on the thread pool
+/// (all of them, or none): a small launch of a kernel without loops or device function calls
+/// (`CpuLaunch::with_thread_work`), or a checked one.
+pub fn last_launch_inline_blocks() -> usize {
+    LAST.with(Cell::get).inline_blocks
 }

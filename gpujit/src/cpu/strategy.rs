@@ -9,8 +9,9 @@
 //! | [`Strategies::LOCKSTEP`] | its plain thread loop (a barrier-free kernel's loop run in lockstep) |
 //! | [`Strategies::SPLIT`] | coroutines (and with the split go its interchanged and narrowed loops, which are the split's parts) |
 //! | [`Strategies::MERGE`] | one block at a time |
+//! | [`Strategies::INLINE`] | on the thread pool (a small launch of a kernel without loops or calls runs on the calling thread) |
 //!
-//! All four off is the coroutine reference path (`GPUJIT_CPU_EXEC=coroutines`).
+//! All five off is the coroutine reference path (`GPUJIT_CPU_EXEC=coroutines`).
 
 use std::cell::Cell;
 use std::ops::BitOr;
@@ -37,8 +38,11 @@ impl Strategies {
     pub const SPLIT: Strategies = Strategies(4);
     /// A grid row's blocks run as one wide block (`no-merge`).
     pub const MERGE: Strategies = Strategies(8);
+    /// A small launch of a kernel whose work per thread the macro bounds
+    /// run on the calling thread, not the pool (`no-inline`).
+    pub const INLINE: Strategies = Strategies(16);
     /// Every strategy: the coroutine reference path (`coroutines`).
-    pub const ALL: Strategies = Strategies(15);
+    pub const ALL: Strategies = Strategies(31);
 
     /// Whether every strategy of `other` is in `self`.
     #[inline(always)]
@@ -48,7 +52,7 @@ impl Strategies {
 
     /// Parses `GPUJIT_CPU_EXEC`: `loops` (or nothing: every strategy),
     /// `coroutines` (none), or a comma-separated list of `no-spans`,
-    /// `no-lockstep`, `no-split` and `no-merge`. Returns the strategies
+    /// `no-lockstep`, `no-split`, `no-merge` and `no-inline`. Returns the strategies
     /// kept off.
     ///
     /// # Errors
@@ -64,9 +68,10 @@ impl Strategies {
                     "no-lockstep" => Strategies::LOCKSTEP,
                     "no-split" => Strategies::SPLIT,
                     "no-merge" => Strategies::MERGE,
+                    "no-inline" => Strategies::INLINE,
                     _ => {
                         return Err(format!(
-                            "`{word}` is not an execution path of the CPU backend; use `loops` (the default), `coroutines`, or a comma-separated list of `no-spans`, `no-lockstep`, `no-split` and `no-merge`"
+                            "`{word}` is not an execution path of the CPU backend; use `loops` (the default), `coroutines`, or a comma-separated list of `no-spans`, `no-lockstep`, `no-split`, `no-merge` and `no-inline`"
                         ))
                     }
                 };

@@ -112,12 +112,23 @@ pub(super) fn spills_for_interchange(em: &Emitter, uniform: &Uniform, stmts: &[&
 /// the thread loop of the statements before the loop); `None` if no loop
 /// qualifies or the part holds a `return` or a local array outside it.
 fn loop_and_unkept(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> Option<(usize, Vec<LocalId>)> {
-    let k = stmts.iter().position(|s| qualifies(em, uniform, s))?;
+    let mut bound_before = Vec::new();
+    let k = stmts.iter().position(|s| {
+        let q = qualifies(em, uniform, s, &bound_before);
+        each_stmt(s, &mut |s| bound_before.extend(bound_by(s)));
+        q
+    })?;
     let (prefix, suffix) = (&stmts[..k], &stmts[k + 1..]);
-    let Stmt::For { body, .. } = stmts[k] else {
+    let Stmt::For { body, start, .. } = stmts[k] else {
         return None;
     };
+    // A strided loop's start is computed again in each round.
     let mut later = Vec::new();
+    each_expr_in_expr(start, &mut |e| {
+        if let ExprKind::Local(id) = e.kind {
+            later.push(id);
+        }
+    });
     for s in body.stmts.iter().chain(suffix.iter().copied()) {
         crate::model::visit::locals_used(s, &mut later);
     }
@@ -133,13 +144,7 @@ fn loop_and_unkept(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> Option<(
     let mut unkept = Vec::new();
     for s in prefix {
         each_stmt(s, &mut |s| {
-            let bound: Vec<LocalId> = match s {
-                Stmt::Let { local, .. } => vec![*local],
-                Stmt::LetTuple { locals, .. } => locals.iter().flatten().copied().collect(),
-                Stmt::For { var, .. } => vec![*var],
-                _ => Vec::new(),
-            };
-            for id in bound {
+            for id in bound_by(s) {
                 if later.contains(&id) && !em.spilled[id] && em.remat[id].is_none() && !unkept.contains(&id) {
                     unkept.push(id);
                 }
@@ -147,6 +152,16 @@ fn loop_and_unkept(em: &Emitter, uniform: &Uniform, stmts: &[&Stmt]) -> Option<(
         });
     }
     Some((k, unkept))
+}
+
+/// The locals statement `s` itself binds (not those of statements inside it).
+fn bound_by(s: &Stmt) -> Vec<LocalId> {
+    match s {
+        Stmt::Let { local, .. } => vec![*local],
+        Stmt::LetTuple { locals, .. } => locals.iter().flatten().copied().collect(),
+        Stmt::For { var, .. } => vec![*var],
+        _ => Vec::new(),
+    }
 }
 
 /// The thread loop of the per-thread statements `stmts` (nothing if none).
@@ -177,8 +192,10 @@ fn has_facts(em: &Emitter, stmts: &[&Stmt]) -> bool {
 /// with block-uniform bounds, or a strided one (`(a..n).step_by(s)`, an
 /// unsigned variable) with a uniform end and step whose start each thread
 /// can compute again in every round (its coordinates, uniform values and
-/// locals the body does not assign).
-fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt) -> bool {
+/// locals the body does not assign). `bound_before` are the locals the
+/// part's statements before `s` bind: read by the start, they get
+/// per-thread arrays (`loop_and_unkept`), as spilled locals have.
+fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt, bound_before: &[LocalId]) -> bool {
     let Stmt::For {
         var,
         start,
@@ -208,7 +225,9 @@ fn qualifies(em: &Emitter, uniform: &Uniform, s: &Stmt) -> bool {
                 }
             });
             let fixed = |e: &Expr| match e.kind {
-                ExprKind::Local(id) => em.spilled[id] || em.remat[id].is_some() || uniform.uniform[id],
+                ExprKind::Local(id) => {
+                    em.spilled[id] || em.remat[id].is_some() || uniform.uniform[id] || bound_before.contains(&id)
+                }
                 _ => false,
             };
             let mut assigned = false;

@@ -414,6 +414,39 @@ fn batch_lengths() {
     assert_eq!(batch_len(65536, 256, 2), 16);
 }
 
+/// Which launches run on the calling thread: only kernels whose work per
+/// thread is bounded, and only while the estimate stays below the pool's
+/// hand-off plus its share of the work; with one worker, every bounded one.
+#[test]
+fn small_bounded_launches_run_inline() {
+    use crate::cpu::exec::runs_inline;
+    let none = SharedLayout::default();
+    // The bench's empty launch: 1000 blocks of 1 thread, 17,000 units.
+    assert!(runs_inline(Some(0), 1000, 1, none, 2));
+    // Unbounded work (a loop, a call) never runs inline, however small.
+    assert!(!runs_inline(None, 1, 1, none, 2));
+    assert!(!runs_inline(None, 1, 1, none, 1));
+    // Grayscale's 8M threads do not.
+    assert!(!runs_inline(Some(20), 32_400, 256, none, 2));
+    // The bound: 2 workers, 32,768 units; 16 workers, 17,476 (a block of
+    // 256 threads of `w` units is `256 * (w + 1) + 16`).
+    assert!(runs_inline(Some(126), 1, 256, none, 2));
+    assert!(!runs_inline(Some(127), 1, 256, none, 2));
+    assert!(runs_inline(Some(67), 1, 256, none, 16));
+    assert!(!runs_inline(Some(68), 1, 256, none, 16));
+    // Shared memory to zero counts.
+    let big = SharedLayout {
+        bytes: 48 * 1024,
+        align: 4,
+    };
+    assert!(runs_inline(Some(0), 1, 256, big, 2));
+    assert!(!runs_inline(Some(0), 20, 256, big, 2));
+    // One worker: the pool would only add its hand-off.
+    assert!(runs_inline(Some(u32::MAX), usize::MAX, 1024, none, 1));
+    // Saturating, never wrapping to a small estimate.
+    assert!(!runs_inline(Some(u32::MAX), usize::MAX, 1024, none, 2));
+}
+
 #[test]
 fn merged_runs_keep_the_cores_busy() {
     use crate::cpu::merge::Runs;
