@@ -219,9 +219,10 @@ impl CpuLaunch<'_> {
         let runs = (merge && !off.contains(Strategies::MERGE) && shared.bytes == 0 && ctx.check.is_none())
             .then(|| Runs::new(grid, ctx.threads_per_block))
             .flatten();
-        // Checked: the blocks one after another (one shadow memory, and
-        // each block's shared shadow cleared at its start). Small: as
-        // well, on this thread, as the pool would only add its hand-off.
+        // The blocks one after another on this thread: a checked launch
+        // (one shadow memory, each block's shared shadow cleared at its
+        // start), and a small one, to which the pool would only add its
+        // hand-off (`runs_inline`).
         let inline = !off.contains(Strategies::INLINE)
             && runs_inline(
                 self.thread_work,
