@@ -29,6 +29,7 @@ pub fn cases() -> Vec<common::Case> {
         cpu => early_return_before_the_loop_and_a_second_loop_after,
         cpu => one_d_walks_and_inclusive_ranges_are_interchanged,
         cpu => unit_stride_loops_that_can_leave_early_are_left_alone,
+        cpu => register_loops_run_in_rounds,
     ]
 }
 
@@ -187,8 +188,9 @@ fn faults_in_the_loop_are_counted_per_thread() {
     assert_eq!(a.2, want);
 }
 
-/// A per-thread loop over registers only, and a unit-stride loop over
-/// memory: no interchange.
+/// A strided loop over registers only (computing loops run in rounds when
+/// unit-stride, see `register_loops_run_in_rounds`), and a unit-stride loop
+/// over contiguous memory: no interchange.
 #[gpu_kernel]
 fn busy(out: &mut [f64]) {
     let i = grid(1);
@@ -599,6 +601,169 @@ fn unit_stride_loops_that_can_leave_early_are_left_alone() -> gpujit::Result<()>
     let mut out = zeros::<i64>(cols)?;
     first_negative_in_column![2, 16](&da, &mut out)?;
     assert_eq!(last_launch_lockstep_blocks(), 0);
+    assert_eq!(out.copy_to_host()?, want);
+    Ok(())
+}
+
+/// The loop test's shape: a counted loop that only computes on locals
+/// (`s += (i * j) as f64 * 0.1`), its bound the same in every thread.
+#[gpu_kernel]
+fn register_loop(out: &mut [f64], n: usize) {
+    let i = grid(1);
+    if i < out.len() {
+        let mut s = 0.0;
+        for j in 0..n {
+            s += (i * j) as f64 * 0.1;
+        }
+        out[i] = s;
+    }
+}
+
+/// Its siblings: an inclusive range with a `let` and an `if` in the body;
+/// two carried locals; a bound that differs per thread; a division that may
+/// fault (never interchanged: the faults' order would change).
+#[gpu_kernel]
+fn register_loop_if(out: &mut [u32], n: u32) {
+    let i = grid(1);
+    if i < out.len() {
+        let mut h = i as u32;
+        for j in 0..=n {
+            let m = h ^ (j * 2654435761);
+            if m % 3 == 0 {
+                h = h.wrapping_add(m >> 3);
+            } else {
+                h = h.rotate_left(5) ^ j;
+            }
+        }
+        out[i] = h;
+    }
+}
+
+#[gpu_kernel]
+fn register_loop_two(out: &mut [f32], n: usize) {
+    let i = grid(1);
+    if i < out.len() {
+        let (mut a, mut b) = (i as f32, 1.0);
+        for j in 0..n {
+            a = a * 0.5 + j as f32;
+            b += a;
+        }
+        out[i] = a + b;
+    }
+}
+
+#[gpu_kernel]
+fn register_loop_per_thread(out: &mut [u64]) {
+    let i = grid(1);
+    if i < out.len() {
+        let mut s = 1u64;
+        for j in 0..i % 7 {
+            s = s * 3 + j as u64;
+        }
+        out[i] = s;
+    }
+}
+
+#[gpu_kernel]
+fn register_loop_divides(out: &mut [u32], d: u32) {
+    let i = grid(1);
+    if i < out.len() {
+        let mut s = 0u32;
+        for j in 0..4u32 {
+            s += (i as u32 + j) / d;
+        }
+        out[i] = s;
+    }
+}
+
+/// A loop that only computes on locals runs in rounds across the block's
+/// threads (the thread loop innermost, which LLVM vectorizes): one round on
+/// spans per value of the counter in every block whose threads all reach
+/// it, chunks of each thread's iterations in the block whose last threads
+/// stop at the guard. Its siblings take the rounds, chunks, each thread's
+/// own loop or no interchange as stated, and all equal the host.
+fn register_loops_run_in_rounds() -> gpujit::Result<()> {
+    let (len, n) = (1000usize, 37usize);
+    let want: Vec<f64> = (0..len)
+        .map(|i| (0..n).fold(0.0, |s, j| s + (i * j) as f64 * 0.1))
+        .collect();
+    let (a, paths, b) = common::on_both_paths(Expect::lockstep(), || -> gpujit::Result<Vec<f64>> {
+        let mut out = zeros::<f64>(len)?;
+        register_loop![len.div_ceil(128), 128](&mut out, n)?;
+        out.copy_to_host()
+    });
+    assert_eq!(a?, want);
+    assert_eq!(b?, want);
+    // 7 whole blocks of 128 (896 threads), each a round per `j`; block 8
+    // has threads past the guard.
+    assert_eq!(paths.span_loops, expected(7 * n), "rounds on spans");
+    assert_eq!(paths.lockstep_blocks, expected(8));
+
+    let n = 20u32;
+    let want: Vec<u32> = (0..len)
+        .map(|i| {
+            let mut h = i as u32;
+            for j in 0..=n {
+                let m = h ^ j.wrapping_mul(2654435761);
+                h = if m % 3 == 0 {
+                    h.wrapping_add(m >> 3)
+                } else {
+                    h.rotate_left(5) ^ j
+                };
+            }
+            h
+        })
+        .collect();
+    let (a, paths, b) = common::on_both_paths(Expect::lockstep(), || -> gpujit::Result<Vec<u32>> {
+        let mut out = zeros::<u32>(len)?;
+        register_loop_if![len / 8, 8](&mut out, n)?;
+        out.copy_to_host()
+    });
+    assert_eq!(a?, want);
+    assert_eq!(b?, want);
+    assert_eq!(
+        paths.span_loops,
+        expected(len / 8 * (n as usize + 1)),
+        "rounds of `0..=n`"
+    );
+
+    let want: Vec<f32> = (0..len)
+        .map(|i| {
+            let (mut a, mut b) = (i as f32, 1.0f32);
+            for j in 0..n as usize {
+                a = a * 0.5 + j as f32;
+                b += a;
+            }
+            a + b
+        })
+        .collect();
+    let (a, paths, b) = common::on_both_paths(Expect::lockstep(), || -> gpujit::Result<Vec<f32>> {
+        let mut out = zeros::<f32>(len)?;
+        register_loop_two![len.div_ceil(64), 64](&mut out, n as usize)?;
+        out.copy_to_host()
+    });
+    assert_eq!(a?, want);
+    assert_eq!(b?, want);
+    assert_eq!(paths.span_loops, 0, "two carried locals run in chunks");
+
+    let want: Vec<u64> = (0..len)
+        .map(|i| (0..i % 7).fold(1u64, |s, j| s * 3 + j as u64))
+        .collect();
+    let (a, paths, b) = common::on_both_paths(Expect::none(), || -> gpujit::Result<Vec<u64>> {
+        let mut out = zeros::<u64>(len)?;
+        register_loop_per_thread![len.div_ceil(32), 32](&mut out)?;
+        out.copy_to_host()
+    });
+    assert_eq!(a?, want);
+    assert_eq!(b?, want);
+    assert_eq!(paths.lockstep_blocks, 0, "bounds that differ per thread");
+
+    let mut out = zeros::<u32>(64)?;
+    let err = register_loop_divides![2, 32](&mut out, 0).expect_err("division by zero");
+    assert_eq!(last_launch_lockstep_blocks(), 0, "a body that may fault");
+    assert!(err.to_string().contains("divi"), "{err}");
+    register_loop_divides![2, 32](&mut out, 3)?;
+    let want: Vec<u32> = (0..64u32).map(|i| (0..4).map(|j| (i + j) / 3).sum()).collect();
     assert_eq!(out.copy_to_host()?, want);
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Which loop of a kernel runs in lockstep: the first `for` of the kernel
 //! body, or of the `then` block of an `if` there, that walks global memory
-//! with a stride (see the module docs of `cpu::lockstep`).
+//! with a stride, or that only computes on locals (see the module docs of
+//! `cpu::lockstep`).
 
 use crate::model::visit::{each_expr, each_expr_in_expr, each_stmt};
 use crate::model::*;
@@ -62,11 +63,65 @@ fn walks(idx: &[Expr], var: &[LocalId], any: bool) -> bool {
     }
 }
 
+/// Whether the statements `stmts` only compute on locals: no memory (no
+/// array, atomic or device function call), no vote or warp intrinsic, no
+/// early exit and nothing that may fault (so no thread's faults can come in
+/// another order). Rounds of a loop with such a body need no spans; each
+/// round runs the block's threads side by side, which LLVM vectorizes, where
+/// each thread's own loop waits on its carried local at every iteration.
+pub(super) fn computes_only<'a>(stmts: impl IntoIterator<Item = &'a Stmt>) -> bool {
+    let mut only = true;
+    for s in stmts {
+        each_stmt(s, &mut |s| {
+            only &= match s {
+                Stmt::Let { .. }
+                | Stmt::LetTuple { .. }
+                | Stmt::Assign {
+                    place: Place::Local(_), ..
+                }
+                | Stmt::Expr(_)
+                | Stmt::If { .. }
+                | Stmt::Block(_)
+                | Stmt::Line(_) => true,
+                // Memory, loops, barriers, fences and exits: not a
+                // computation on locals alone.
+                Stmt::Assign {
+                    place: Place::Elem(..), ..
+                }
+                | Stmt::Shared(_)
+                | Stmt::LocalArray { .. }
+                | Stmt::For { .. }
+                | Stmt::While { .. }
+                | Stmt::Loop { .. }
+                | Stmt::Break
+                | Stmt::Continue
+                | Stmt::Return
+                | Stmt::ReturnValue(_)
+                | Stmt::SyncThreads
+                | Stmt::Fence(_) => false,
+            } && stmt_props(s).control == Control::Next;
+        });
+        each_expr(s, &mut |e| {
+            let p = expr_props(e);
+            only &= p.sync == SyncScope::None
+                && !p.effects
+                && !p.reads_memory
+                && !p.may_fault
+                && !matches!(
+                    e.kind,
+                    ExprKind::Load(..) | ExprKind::Atomic(..) | ExprKind::Call(..) | ExprKind::ArrayArg(_)
+                );
+        });
+    }
+    only
+}
+
 /// Whether `s` is a `for` loop worth interchanging (see the module docs):
 /// a strided loop whose body indexes global memory with the loop variable,
-/// or a unit-stride one whose body walks global memory with a stride. A
-/// unit-stride loop over contiguous elements is left to each thread: its
-/// own walk is already contiguous.
+/// or a unit-stride one whose body walks global memory with a stride or
+/// only computes on locals (`computes_only`). A unit-stride loop over
+/// contiguous elements is left to each thread: its own walk is already
+/// contiguous.
 fn candidate(k: &Kernel, s: &Stmt) -> bool {
     let Stmt::For {
         var,
@@ -109,7 +164,8 @@ fn candidate(k: &Kernel, s: &Stmt) -> bool {
     }
     // A unit-stride loop runs as one block-level counter: no thread may
     // leave it early.
-    !nested && walk && (strided || !exits)
+    let computes = !strided && computes_only(&body.stmts);
+    !nested && (walk || computes) && (strided || !exits)
 }
 
 pub(super) fn find(k: &Kernel) -> Option<Target<'_>> {

@@ -12,19 +12,25 @@
 //! - a **unit-stride loop** (`a..b`, `a..=b`) whose body walks an array
 //!   with a stride (the loop variable in a leading index of a 2-D/3-D
 //!   access, as the naive matmul's `b[[i, col]]`, or multiplied in a 1-D
-//!   one) and holds no `break`/`continue`/`return`: when every thread that
-//!   reaches it has the same bounds (checked once per block), the block runs
-//!   `for i in a..b { for each thread { body } }` with one counter for the
-//!   block.
+//!   one), or only computes on locals (`s += (i * j) as f64 * 0.1`: no
+//!   memory, no intrinsic that meets, nothing that may fault;
+//!   `find::computes_only`), and holds no `break`/`continue`/`return`: when
+//!   every thread that reaches it has the same bounds (checked once per
+//!   block), the block runs `for i in a..b { for each thread { body } }`
+//!   with one counter for the block. A computing loop's own thread runs a
+//!   chain of dependent operations per iteration; in rounds the block's
+//!   threads run side by side, as SIMD lanes.
 //!
 //! **Rounds on spans** (`cpu::span::loop_plan`, `round_plan`): a unit-stride
 //! loop whose every thread reached it runs one round per counter value with
 //! the thread loop innermost; an array indexed by the counter and own
 //! indices (`b[[i, col]]`) is checked once per round and read unchecked, so
 //! the round vectorizes across threads (one local carried through the loop,
-//! as the matmul's `acc`, lives in a per-thread slot on the stack). A
-//! grid-stride loop starting at `grid(1)` with a shared step runs each round
-//! that every thread takes (`full_rounds`) on spans shifted by `r * step`;
+//! as the matmul's `acc`, lives in a per-thread slot on the stack); a
+//! computing loop's rounds have no array to check
+//! (`cpu::span::no_array_plan`). A grid-stride loop starting at `grid(1)`
+//! with a shared step runs each round that every thread takes
+//! (`full_rounds`) on spans shifted by `r * step`;
 //! arrays that the loop partitions (step `gridsize(1)`) get plain stores there
 //! in injective launches (the runtime checks the step is a multiple of
 //! `gridsize(1)`). Other rounds run checked. A grid-stride loop where every

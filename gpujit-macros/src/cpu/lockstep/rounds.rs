@@ -5,6 +5,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
+use super::find::computes_only;
 use super::mixed;
 use crate::cpu::parts::wrap_part;
 use crate::emit_cpu::{block_ident, ident, spill_ident, thread_ident, Emitter};
@@ -15,16 +16,22 @@ use crate::model::*;
 /// unit-stride lockstep loop with body `body`, on spans (`cpu::span::loop_plan`):
 /// the thread loop innermost, so that `b[[i, col]]` is contiguous across
 /// threads and the round vectorizes. Given the checked round (the chunk
-/// round, for `r0..r1` one iteration), the round's code. `None` when no
-/// array of the body takes a span, or the body uses more than one local that
-/// lives across the loop (the round keeps one in a per-thread slot).
+/// round, for `r0..r1` one iteration), the round's code. `None` when the
+/// body reads or writes arrays but none takes a span, or the body uses more
+/// than one local that lives across the loop (the round keeps one in a
+/// per-thread slot).
 pub(super) fn rounds<'e>(
     k: &'e Kernel,
     em: &'e Emitter<'e>,
     var: LocalId,
     body: &'e [&'e Stmt],
 ) -> Option<(impl FnOnce(&TokenStream) -> TokenStream + 'e, Option<Ident>)> {
-    let plan = crate::cpu::span::loop_plan(k, var, body)?;
+    // A body that only computes on locals has no array to check: its
+    // rounds run unchecked as they are.
+    let plan = match computes_only(body.iter().copied()) {
+        true => crate::cpu::span::no_array_plan(k, var),
+        false => crate::cpu::span::loop_plan(k, var, body)?,
+    };
     let mut used = Vec::new();
     for s in body {
         locals_used(s, &mut used);

@@ -32,7 +32,7 @@ mod shifted;
 mod tid;
 
 pub use emit::{round_versioned, versioned, versioned_narrowed, versioned_part};
-pub use plan::{loop_plan, round_plan, uni_ident};
+pub use plan::{loop_plan, no_array_plan, round_plan, uni_ident};
 pub use shifted::shifted_round;
 
 /// Whether kernel `k`'s thread loop has a plan of block spans.

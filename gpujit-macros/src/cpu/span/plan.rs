@@ -308,6 +308,25 @@ pub fn loop_plan(k: &Kernel, var: LocalId, body: &[&Stmt]) -> Option<SpanPlan> {
         .then_some(plan)
 }
 
+/// The span plan of one round of a unit-stride loop with counter `var` run
+/// in lockstep whose body touches no array (it computes on locals alone, as
+/// `for j in 0..n { s += f(i, j) }`): no array has a span, so a round checks
+/// nothing and runs its threads side by side.
+pub fn no_array_plan(k: &Kernel, var: LocalId) -> SpanPlan {
+    SpanPlan {
+        arrays: vec![None; k.params.len()],
+        shared: vec![None; k.shared.len()],
+        own: own_locals(k),
+        tid: tid_locals(k),
+        uni: Vec::new(),
+        uniform: Some(var),
+        shifted: false,
+        tid_uni: Vec::new(),
+        global_tid: false,
+        inner: false,
+    }
+}
+
 /// The span plan of one round of the grid-stride loop of `k` with variable
 /// `var` (starting at the thread's own index, `grid(1)`) and body `body`, run
 /// in lockstep: in round `r` the variable is the own index plus `r * step`,
